@@ -1,0 +1,25 @@
+// Bundles the extension host entry, the CLI and the target preload (all Node/CJS).
+// The webview bundle joins when the flamegraph lands. `--watch` rebuilds on change.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, logLevel: 'warning' };
+
+const builds = [
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
+  { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/preload.js', sourcemap: false },
+];
+if (fs.existsSync('src/extension.ts')) {
+  builds.push({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+}
+
+async function main() {
+  const watch = process.argv.includes('--watch');
+  for (const options of builds) {
+    if (watch) await (await esbuild.context(options)).watch();
+    else await esbuild.build(options);
+  }
+  if (!watch) fs.chmodSync('dist/cli.js', 0o755);
+}
+main().catch((err) => { console.error(err); process.exit(1); });

@@ -1,0 +1,142 @@
+import * as path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { invalidOption } from '../core/common/errors';
+import type { LoadOptionsInput } from '../core/load/options';
+
+export const USAGE = `Usage:
+  hotpath profile  [load options] [--json] [--out DIR] -- <command...>
+  hotpath profile  --script [--json] [--out DIR] [--timeout S] -- <command...>
+  hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
+  hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
+  hotpath report   [--json] <file.cpuprofile>
+
+Load options:
+  --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
+  --method M, --header K:V (repeatable), --body TEXT
+  --connections N (10), --duration S (10), --warmup S (3), --pipelining N (1)
+
+Target options:
+  --env K=V (repeatable)    set a variable in the app's environment, e.g. --env NODE_ENV=production
+  --cwd DIR                 run the command in DIR (default: the current directory)
+  --ready-timeout S         how long the app may take to listen (default 30)
+
+Other options:
+  --sampling-interval US    CPU sampling interval in microseconds (default 1000)
+  --limit N                 hotspots and lines to show (default 15)
+  --no-workers              do not profile worker threads
+  --json                    print one JSON document on stdout (see README)
+  --verbose                 log what happens to stderr
+  -h, --help                show this help
+
+Exit codes: 0 ok, 1 failed, 2 usage error, 3 verify found a significant regression, 130 interrupted.`;
+
+const OPTIONS = {
+  url: { type: 'string' }, port: { type: 'string' }, path: { type: 'string' }, method: { type: 'string' },
+  header: { type: 'string', multiple: true }, body: { type: 'string' },
+  connections: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, pipelining: { type: 'string' },
+  env: { type: 'string', multiple: true }, cwd: { type: 'string' }, 'ready-timeout': { type: 'string' },
+  'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' },
+  runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
+  timeout: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
+
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report';
+
+export interface CliArgs {
+  subcommand: Subcommand;
+  command: string[];
+  files: string[];
+  load: LoadOptionsInput;
+  port?: number;
+  env: Record<string, string>;
+  cwd: string;
+  readyTimeoutMs: number;
+  samplingIntervalMicros: number;
+  limit: number;
+  workers: boolean;
+  runs?: number;
+  name?: string;
+  out?: string;
+  script: boolean;
+  timeoutMs?: number;
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+}
+
+function positiveInt(flag: string, raw: string | undefined, min = 1): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw invalidOption(`${flag} must be a whole number ≥ ${min} (got '${raw}').`);
+  return n;
+}
+
+function positiveSeconds(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw invalidOption(`${flag} must be a number of seconds > 0 (got '${raw}').`);
+  return n;
+}
+
+export function parseCli(argv: string[]): CliArgs {
+  const dashdash = argv.indexOf('--');
+  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
+  const command = dashdash === -1 ? [] : argv.slice(dashdash + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: own, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw invalidOption(`${(err as Error).message.replace(/\. To specify.*$/s, '')}. Run \`hotpath --help\` for the options.`);
+  }
+  const { values, positionals } = parsed;
+  const [sub, ...files] = positionals;
+  if (values.help || sub === undefined || sub === 'help') {
+    return { help: true } as CliArgs;
+  }
+  if (!['profile', 'baseline', 'verify', 'report'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify or report.`);
+  const subcommand = sub as Subcommand;
+  if (subcommand === 'report' && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
+  if (subcommand !== 'report' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
+  if (subcommand !== 'report' && command.length === 0) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
+  if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
+
+  const env: Record<string, string> = {};
+  for (const pair of values.env ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw invalidOption(`--env takes NAME=VALUE (got '${pair}').`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const load: LoadOptionsInput = {};
+  if (values.url !== undefined) load.url = values.url;
+  if (values.path !== undefined) load.path = values.path;
+  if (values.method !== undefined) load.method = values.method;
+  if (values.header !== undefined) load.headers = values.header;
+  if (values.body !== undefined) load.body = values.body;
+  if (values.connections !== undefined) load.connections = values.connections;
+  if (values.duration !== undefined) load.durationSeconds = values.duration;
+  if (values.warmup !== undefined) load.warmupSeconds = values.warmup;
+  if (values.pipelining !== undefined) load.pipelining = values.pipelining;
+  const port = positiveInt('--port', values.port);
+  if (port !== undefined && port > 65535) throw invalidOption(`--port must be at most 65535 (got ${port}).`);
+  let urlPort: number | undefined;
+  if (load.url !== undefined) {
+    try { const u = new URL(String(load.url)); urlPort = Number(u.port || (u.protocol === 'https:' ? 443 : 80)); } catch { /* validated with the load options */ }
+  }
+
+  return {
+    subcommand, command, files, load, port: port ?? urlPort, env,
+    cwd: path.resolve(values.cwd ?? process.cwd()),
+    readyTimeoutMs: (positiveSeconds('--ready-timeout', values['ready-timeout']) ?? 30) * 1000,
+    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? 1000,
+    limit: positiveInt('--limit', values.limit) ?? 15,
+    workers: !values['no-workers'],
+    runs: positiveInt('--runs', values.runs, 2),
+    name: values.name,
+    out: values.out ? path.resolve(values.out) : undefined,
+    script: Boolean(values.script),
+    timeoutMs: values.timeout !== undefined ? positiveSeconds('--timeout', values.timeout)! * 1000 : undefined,
+    json: Boolean(values.json),
+    verbose: Boolean(values.verbose),
+    help: false,
+  };
+}

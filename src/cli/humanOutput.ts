@@ -1,0 +1,74 @@
+import Table from 'cli-table3';
+import type { Warning } from '../core/common/warnings';
+import type { LoadResult } from '../core/load/result';
+import type { ThreadHotLine, ThreadHotspot } from '../core/workflow/analyze';
+import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
+import type { ProfileResult } from '../core/workflow/profileWithLoad';
+import type { ScriptResult } from '../core/workflow/profileScript';
+import type { ReportResult } from '../core/workflow/report';
+import { displayPath, int, location, ms, pct, signedPct } from './format';
+
+const plain = { chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' }, style: { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 } };
+
+export function loadLine(load: LoadResult): string {
+  const spread = load.requests.mean > 0 ? ` ±${((load.requests.stddev / load.requests.mean) * 100).toFixed(0)}%` : '';
+  const failures = load.errors + load.timeouts + load.non2xx;
+  return `${int(load.requests.mean)} req/s${spread} · p50 ${load.latencyMs.p50} ms · p99 ${load.latencyMs.p99} ms · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
+}
+
+function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
+  const threads = new Set(hotspots.map((h) => h.thread)).size > 1;
+  const table = new Table({ ...plain, head: ['#', 'Function', 'Location', 'Self', 'Total', 'Self ms', 'Category', ...(threads ? ['Thread'] : [])] });
+  for (const h of hotspots) {
+    const category = h.category === 'dependency' && h.package ? `dep: ${h.package}` : h.category;
+    const caller = h.userCaller ? `\n   ↳ called from ${h.userCaller.function || '(anonymous)'} ${location(h.userCaller.file, h.userCaller.line, cwd)}` : '';
+    table.push([String(h.rank), (h.function || '(anonymous)') + caller, location(h.file, h.line, cwd), pct(h.selfPct), pct(h.totalPct), int(h.selfMs), category, ...(threads ? [h.thread] : [])]);
+  }
+  return table.toString();
+}
+
+function linesTable(lines: ThreadHotLine[], cwd: string): string {
+  const table = new Table({ ...plain, head: ['Line', 'Self', 'Self ms', 'Function'] });
+  for (const l of lines) table.push([location(l.file, l.line, cwd), pct(l.selfPct), int(l.selfMs), l.function || '(anonymous)']);
+  return table.toString();
+}
+
+export function warningsBlock(warnings: Warning[]): string {
+  if (!warnings.length) return '';
+  return '\nWarnings:\n' + warnings.map((w) => `  ⚠ [${w.code}] ${w.message.replace(/\n/g, '\n    ')}`).join('\n') + '\n';
+}
+
+function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[] }, cwd: string): string {
+  const user = r.hotspots.find((h) => h.category === 'user');
+  const headline = user
+    ? `Top user-code hotspot: ${user.function || '(anonymous)'} at ${location(user.file, user.line, cwd)} — ${pct(user.selfPct)} self, ${pct(user.totalPct)} total.\n`
+    : 'No user-code function among the hotspots: the time goes to dependencies or Node itself (see callers below).\n';
+  return `\n${headline}\nHotspots (by self time):\n${hotspotTable(r.hotspots, cwd)}\n\nHot lines:\n${linesTable(r.lines.slice(0, 10), cwd)}\n`;
+}
+
+export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): string {
+  const head = `Hotpath ${r.kind === 'script' ? 'script profile' : 'profile'}: ${r.target.command.join(' ')} (Node ${r.target.nodeVersion}, PID ${r.target.pid}${'port' in r.target && r.target.port ? `, port ${r.target.port}` : ''})\n`;
+  const load = r.kind === 'profile' ? `Load: ${loadLine(r.load)}\n` : `Ran ${(r.durationMs / 1000).toFixed(1)} s, ${r.target.signal ? `killed by ${r.target.signal}` : `exit code ${r.target.exitCode}`}\n`;
+  const files = `\nProfile: ${displayPath(r.profilePath, cwd)}${r.profiles.length > 1 ? ` (+${r.profiles.length - 1} more: ${r.profiles.slice(1).map((p) => p.thread).join(', ')})` : ''}\n`;
+  return head + load + analysisBlock(r, cwd) + warningsBlock(r.warnings) + files;
+}
+
+export function renderReport(r: ReportResult, cwd: string): string {
+  return `Hotpath report: ${displayPath(r.profilePath, cwd)} (${(r.durationMs / 1000).toFixed(2)} s, ${int(r.sampleCount)} samples)\n` + analysisBlock(r, cwd) + warningsBlock(r.warnings);
+}
+
+export function renderBaseline(r: BaselineResult, cwd: string): string {
+  const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms`).join('\n');
+  return `Hotpath baseline '${r.name}': ${r.target.command.join(' ')} (Node ${r.target.nodeVersion})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
+}
+
+export function renderVerify(r: VerifyResult): string {
+  const c = r.comparison;
+  const rps = c.requestsPerSecond;
+  const p99 = c.p99Ms;
+  const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
+  return `Hotpath verify against '${r.name}' (baseline of ${r.baseline.createdAt}): ${r.target.command.join(' ')}\n` +
+    `  req/s: ${int(rps.baselineMean)} → ${int(rps.currentMean)}  ${signedPct(rps.diffPct)} (95% CI ${signedPct(rps.ciLowPct)} … ${signedPct(rps.ciHighPct)}, p=${rps.pValue.toFixed(3)})\n` +
+    `  p99:   ${ms(p99.baselineMean)} → ${ms(p99.currentMean)}  ${signedPct(p99.diffPct)} (95% CI ${signedPct(p99.ciLowPct)} … ${signedPct(p99.ciHighPct)})\n` +
+    `  ${c.method}; n = ${c.n.baseline} vs ${c.n.current} runs\n\nVerdict: ${verdict}\n` + warningsBlock(r.warnings);
+}

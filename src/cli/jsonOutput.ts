@@ -1,0 +1,49 @@
+import type { HotpathError } from '../core/common/errors';
+import type { ThreadHotLine, ThreadHotspot } from '../core/workflow/analyze';
+import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
+import type { ProfileResult } from '../core/workflow/profileWithLoad';
+import type { ScriptResult } from '../core/workflow/profileScript';
+import type { ReportResult } from '../core/workflow/report';
+
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult;
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function hotspotJson(h: ThreadHotspot) {
+  return {
+    rank: h.rank, function: h.function, file: h.file, line: h.line, column: h.column,
+    selfMs: round(h.selfMs), selfPct: round(h.selfPct), totalMs: round(h.totalMs), totalPct: round(h.totalPct),
+    category: h.category, package: h.package ?? null, userCaller: h.userCaller ?? null, thread: h.thread,
+  };
+}
+
+function lineJson(l: ThreadHotLine) {
+  return { file: l.file, line: l.line, selfMs: round(l.selfMs), selfPct: round(l.selfPct), function: l.function, maybeInlined: l.maybeInlined, thread: l.thread };
+}
+
+/**
+ * The one JSON document `--json` prints (schema documented in the README). Every command has the
+ * same top-level keys, so scripts can read `warnings` or `hotspots` without caring which ran.
+ */
+export function toJson(result: AnyResult): object {
+  const base = { version: 1, command: result.kind, warnings: result.warnings };
+  const analysis = 'hotspots' in result
+    ? { hotspots: result.hotspots.map(hotspotJson), lines: result.lines.map(lineJson) }
+    : { hotspots: [], lines: [] };
+  switch (result.kind) {
+    case 'profile':
+      return { ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
+    case 'script':
+      return { ...base, target: result.target, load: null, durationMs: result.durationMs, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
+    case 'report':
+      return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis };
+    case 'baseline':
+      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
+    case 'verify':
+      return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+  }
+}
+
+export function errorJson(err: HotpathError): object {
+  return { version: 1, error: { code: err.code, message: err.message }, warnings: [] };
+}

@@ -1,0 +1,90 @@
+import * as path from 'node:path';
+import { CancellationTokenSource } from '../core/common/cancellation';
+import { errorMessage, ErrorCode, HotpathError, isHotpathError } from '../core/common/errors';
+import type { Logger } from '../core/common/logger';
+import { baselineNameFromCommand } from '../core/stats/baselineStore';
+import { establishBaseline, verifyAgainstBaseline } from '../core/workflow/baseline';
+import { profileScript } from '../core/workflow/profileScript';
+import { profileWithLoad } from '../core/workflow/profileWithLoad';
+import { reportProfile } from '../core/workflow/report';
+import { type CliArgs, parseCli, USAGE } from './args';
+import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
+import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
+import { type AnyResult, errorJson, toJson } from './jsonOutput';
+import { ProgressView } from './progressBar';
+
+function stderrLogger(verbose: boolean): Logger {
+  const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
+  return { trace: write('trace'), info: write('info'), warn: write('warn'), error: write('error') };
+}
+
+async function run(args: CliArgs, cts: CancellationTokenSource, progress: ProgressView): Promise<AnyResult> {
+  const deps = { token: cts.token, logger: stderrLogger(args.verbose), onProgress: (p: Parameters<ProgressView['update']>[0]) => progress.update(p) };
+  const name = args.name ?? baselineNameFromCommand(args.command);
+  const target = { command: args.command, cwd: args.cwd, env: args.env, port: args.port, readyTimeoutMs: args.readyTimeoutMs };
+  switch (args.subcommand) {
+    case 'report':
+      return reportProfile(path.resolve(args.files[0]), { limit: args.limit });
+    case 'profile':
+      if (args.script) {
+        return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs }, deps);
+      }
+      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit }, deps);
+    case 'baseline':
+      return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
+    case 'verify':
+      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+  }
+}
+
+function render(result: AnyResult, cwd: string): string {
+  switch (result.kind) {
+    case 'profile': case 'script': return renderProfile(result, cwd);
+    case 'report': return renderReport(result, cwd);
+    case 'baseline': return renderBaseline(result, cwd);
+    case 'verify': return renderVerify(result);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseCli(argv);
+  } catch (err) {
+    process.stderr.write(`hotpath: ${errorMessage(err)}\n`);
+    return EXIT_USAGE;
+  }
+  if (args.help) { process.stdout.write(USAGE + '\n'); return EXIT_OK; }
+
+  const cts = new CancellationTokenSource();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C: stop waiting for cleanup
+    process.stderr.write(`\nhotpath: ${signal} received, stopping the app…\n`);
+    cts.cancel();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
+  try {
+    const result = await run(args, cts, progress);
+    progress.stop();
+    process.stdout.write(args.json ? JSON.stringify(toJson(result), null, 2) + '\n' : render(result, args.cwd));
+    return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+  } catch (err) {
+    progress.stop();
+    const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
+    if (args.json) process.stdout.write(JSON.stringify(errorJson(error), null, 2) + '\n');
+    process.stderr.write(`hotpath: ${error.message}\n`);
+    if (isHotpathError(err, ErrorCode.Cancelled)) return EXIT_CANCELLED;
+    return isHotpathError(err, ErrorCode.InvalidOption) ? EXIT_USAGE : EXIT_FAILED;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    cts.dispose();
+  }
+}
+
+// Exit explicitly: autocannon and the inspector client may keep sockets referenced for a moment.
+main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { process.stderr.write(`hotpath: ${errorMessage(err)}\n`); process.exit(EXIT_FAILED); });

@@ -1,0 +1,47 @@
+/**
+ * Every failure a user can act on is a HotpathError with a stable code (for the CLI's JSON, exit codes
+ * and tests) and a message that says what happened and what to do. Anything else is a bug.
+ */
+export enum ErrorCode {
+  TargetExited = 'TARGET_EXITED',
+  TargetNeverListened = 'TARGET_NEVER_LISTENED',
+  TargetSpawnFailed = 'TARGET_SPAWN_FAILED',
+  PortInUse = 'PORT_IN_USE',
+  InspectorUnavailable = 'INSPECTOR_UNAVAILABLE',
+  AttachFailed = 'ATTACH_FAILED',
+  ProfileInvalid = 'PROFILE_INVALID',
+  ProfileNotFound = 'PROFILE_NOT_FOUND',
+  LoadFailed = 'LOAD_FAILED',
+  InvalidOption = 'INVALID_OPTION',
+  BaselineNotFound = 'BASELINE_NOT_FOUND',
+  Cancelled = 'CANCELLED',
+  Timeout = 'TIMEOUT',
+}
+
+export class HotpathError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra context for logs and JSON output, e.g. the target's last output lines. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'HotpathError';
+  }
+}
+
+export function isHotpathError(err: unknown, code?: ErrorCode): err is HotpathError {
+  return err instanceof HotpathError && (code === undefined || err.code === code);
+}
+
+export function cancelledError(what = 'The run'): HotpathError {
+  return new HotpathError(ErrorCode.Cancelled, `${what} was cancelled.`);
+}
+
+export function invalidOption(message: string): HotpathError {
+  return new HotpathError(ErrorCode.InvalidOption, message);
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

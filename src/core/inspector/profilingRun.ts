@@ -1,0 +1,141 @@
+import { type Disposable, DisposableStore } from '../common/disposable';
+import { errorMessage } from '../common/errors';
+import { EventEmitter } from '../common/events';
+import { type Logger, silentLogger } from '../common/logger';
+import type { CdpClient, CdpSession } from './cdpClient';
+import { WorkerSession, type WorkerInfo } from './workerSession';
+
+/** A CPU profile as Profiler.stop returns it (the .cpuprofile file format). */
+export interface RawCpuProfile { nodes: unknown[]; startTime: number; endTime: number; samples?: number[]; timeDeltas?: number[] }
+
+export interface CapturedProfile {
+  /** 'main', or 'worker <id> (<file>)' so hotspots can be labelled with their thread. */
+  thread: string;
+  pid: number;
+  profile: RawCpuProfile;
+  /** The thread or process ended before the planned stop; this is what was captured until then. */
+  partial: boolean;
+}
+
+export interface ProfilingOptions {
+  samplingIntervalMicros: number;
+  /** Profile worker threads too, through the NodeWorker domain. */
+  workers?: boolean;
+  logger?: Logger;
+}
+
+function workerLabel(info: WorkerInfo): string {
+  const file = info.url ? info.url.replace(/^file:\/\//, '').split('/').pop() : info.title;
+  return `worker ${info.workerId}${file ? ` (${file})` : ''}`;
+}
+
+/** One thread's profiler: started once, stopped once, result kept. */
+class ThreadProfiler {
+  private result: Promise<CapturedProfile | undefined> | undefined;
+  constructor(readonly session: CdpSession, readonly thread: string, readonly pid: number, private readonly logger: Logger) {}
+
+  async start(intervalMicros: number): Promise<void> {
+    await this.session.send('Profiler.enable');
+    await this.session.send('Profiler.setSamplingInterval', { interval: intervalMicros });
+    await this.session.send('Profiler.start');
+  }
+
+  stop(partial: boolean): Promise<CapturedProfile | undefined> {
+    this.result ??= this.session.send<{ profile: RawCpuProfile }>('Profiler.stop').then(
+      ({ profile }) => ({ thread: this.thread, pid: this.pid, profile, partial }),
+      (err) => { this.logger.warn(`No profile from ${this.thread}: ${errorMessage(err)}`); return undefined; });
+    return this.result;
+  }
+}
+
+/**
+ * A profiling run over one process's inspector, with a lifetime of its own: start() returns the
+ * handle, stop() collects every thread's profile once. If the process exits or crashes first, Node
+ * keeps it alive while a debugger is attached ("Waiting for the debugger to disconnect"), and we
+ * collect the profile at that moment, so a crash mid-profile keeps what was captured.
+ */
+export class ProfilingRun implements Disposable {
+  private readonly subs = new DisposableStore();
+  private readonly threads: ThreadProfiler[] = [];
+  private readonly workers = new Map<string, WorkerSession>();
+  private readonly endedEmitter = new EventEmitter<void>();
+  /** Fires when the target's main context is gone and profiles were collected without stop(). */
+  readonly onEnded = this.endedEmitter.event;
+  private collected: Promise<CapturedProfile[]> | undefined;
+  private defaultContextId: number | undefined;
+  readonly startedAt = Date.now();
+
+  private constructor(private readonly client: CdpClient, readonly pid: number, private readonly options: ProfilingOptions, private readonly logger: Logger) {}
+
+  static async start(client: CdpClient, pid: number, options: ProfilingOptions): Promise<ProfilingRun> {
+    const run = new ProfilingRun(client, pid, options, options.logger ?? silentLogger);
+    await run.begin();
+    return run;
+  }
+
+  private async begin(): Promise<void> {
+    const { client } = this;
+    this.subs.add(client.onEvent('Runtime.executionContextCreated', ({ context }) => {
+      if (context?.auxData?.isDefault !== false && this.defaultContextId === undefined) this.defaultContextId = context.id;
+    }));
+    this.subs.add(client.onEvent('Runtime.executionContextDestroyed', ({ executionContextId }) => {
+      if (executionContextId === this.defaultContextId) void this.collect(true).then(() => this.endedEmitter.fire());
+    }));
+    await client.send('Runtime.enable');
+    const main = new ThreadProfiler(client, 'main', this.pid, this.logger);
+    this.threads.push(main);
+    await main.start(this.options.samplingIntervalMicros);
+    if (this.options.workers !== false) await this.watchWorkers();
+  }
+
+  private async watchWorkers(): Promise<void> {
+    const { client } = this;
+    this.subs.add(client.onEvent('NodeWorker.attachedToWorker', (event) => void this.attachWorker(event)));
+    this.subs.add(client.onEvent('NodeWorker.receivedMessageFromWorker', ({ sessionId, message }) => this.workers.get(sessionId)?.handleMessage(message)));
+    this.subs.add(client.onEvent('NodeWorker.detachedFromWorker', ({ sessionId }) => this.workers.get(sessionId)?.handleDetached()));
+    // Best effort: NodeWorker exists on every supported Node, but a failure must not stop the main profile.
+    await client.trySend('NodeWorker.enable', { waitForDebuggerOnStart: true });
+  }
+
+  private async attachWorker({ sessionId, workerInfo, waitingForDebugger }: { sessionId: string; workerInfo: WorkerInfo; waitingForDebugger: boolean }): Promise<void> {
+    if (this.collected) return;
+    const session = new WorkerSession(this.client, sessionId, workerInfo);
+    this.workers.set(sessionId, session);
+    const thread = new ThreadProfiler(session, workerLabel(workerInfo), this.pid, this.logger);
+    try {
+      let contextId: number | undefined;
+      session.onEvent('Runtime.executionContextCreated', ({ context }) => { contextId ??= context.id; });
+      // A worker that ends before stop(): grab its profile while its thread still answers.
+      session.onEvent('Runtime.executionContextDestroyed', ({ executionContextId }) => { if (executionContextId === contextId) void thread.stop(true); });
+      await session.send('Runtime.enable');
+      await thread.start(this.options.samplingIntervalMicros);
+      this.threads.push(thread);
+    } catch (err) {
+      this.logger.warn(`Could not profile ${thread.thread}: ${errorMessage(err)}`);
+    } finally {
+      if (waitingForDebugger) await session.trySend('Runtime.runIfWaitingForDebugger');
+    }
+  }
+
+  private collect(partial: boolean): Promise<CapturedProfile[]> {
+    this.collected ??= (async () => {
+      const results = await Promise.all(this.threads.map((t) => t.stop(partial)));
+      return results.filter((r): r is CapturedProfile => r !== undefined);
+    })();
+    return this.collected;
+  }
+
+  /** True when the target ended on its own and its profiles were already collected. */
+  get ended(): boolean { return this.collected !== undefined; }
+
+  /** Stops every thread's profiler and returns the profiles (main first). Idempotent. */
+  stop(): Promise<CapturedProfile[]> {
+    return this.collect(false);
+  }
+
+  dispose(): void {
+    this.subs.dispose();
+    for (const w of this.workers.values()) w.dispose();
+    this.endedEmitter.dispose();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './options';
+export * from './result';
+export * from './runner';

@@ -1,0 +1,965 @@
+/**
+ * A single-pass JSON scanner specialised for .cpuprofile files.
+ *
+ * Why not JSON.parse: on big profiles (hundreds of MB, mostly the `samples` and `timeDeltas` arrays)
+ * JSON.parse needs the whole file as a JS string plus a boxed array element per number, which is slower
+ * and takes more memory than the file itself several times over. This scanner reads the raw bytes once,
+ * writes numbers straight into typed arrays, and only creates JS strings for callFrame fields (interned:
+ * a profile repeats the same few hundred urls and names).
+ *
+ * It is still a strict JSON parser for the document it reads: any key order, whitespace, escapes
+ * (incl. \uXXXX and surrogate pairs), negative numbers and exponents; unknown keys are skipped with full
+ * validation; anything malformed throws a ProfileInvalid HotpathError that says where and why.
+ *
+ * The buffer must have PADDING zero bytes after `length`: a 0 byte is never valid where the scanner
+ * looks, so every loop stops at the end of the data without a bounds check of its own.
+ */
+import type { HotpathError } from '../common/errors';
+import { badJson, emptyFile, notAProfile, truncated } from './errors';
+import { Int32List } from './growable';
+
+export const PADDING = 8;
+
+/** What the scanner extracts: raw ids and columns; tree building and validation happen in tree.ts. */
+export interface RawProfile {
+  nodeCount: number;
+  /** Per node (file order). Strings are indices into `strings`. */
+  id: Int32Array;
+  functionName: Int32Array;
+  url: Int32Array;
+  scriptId: Int32Array;
+  lineNumber: Int32Array;
+  columnNumber: Int32Array;
+  hitCount: Int32Array;
+  /** Id from a node's own `parent` field (trace-style profiles); NaN when absent. */
+  parentId: Float64Array;
+  /** String index of deoptReason; -1 when absent. */
+  deoptReason: Int32Array;
+  /** Children ids of node i: childIds[childStart[i] .. childStart[i] + childCount[i]). */
+  childStart: Int32Array;
+  childCount: Int32Array;
+  childIds: Int32Array;
+  /** positionTicks of node i: tickLine/tickCount[tickStart[i] .. tickStart[i] + tickCountOf[i]). */
+  tickStart: Int32Array;
+  tickCountOf: Int32Array;
+  tickLine: Int32Array;
+  tickCount: Int32Array;
+  strings: string[];
+  startTime: number;
+  endTime: number;
+  /** Node ids, as in the file. */
+  samples: Int32Array;
+  timeDeltas: Int32Array | Float64Array;
+  /** Byte range of the `$vscode` value (js-debug annotations), if present. */
+  vscode: { start: number; end: number } | null;
+}
+
+const enum Ch {
+  Tab = 9,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Quote = 34,
+  Plus = 43,
+  Comma = 44,
+  Minus = 45,
+  Dot = 46,
+  Slash = 47,
+  D0 = 48,
+  D1 = 49,
+  D9 = 57,
+  Colon = 58,
+  UpperA = 65,
+  UpperE = 69,
+  UpperF = 70,
+  LBracket = 91,
+  Backslash = 92,
+  RBracket = 93,
+  LowerA = 97,
+  LowerB = 98,
+  LowerE = 101,
+  LowerF = 102,
+  LowerN = 110,
+  LowerR = 114,
+  LowerT = 116,
+  LowerU = 117,
+  LBrace = 123,
+  RBrace = 125,
+}
+
+interface Key {
+  text: string;
+  bytes: Uint8Array;
+}
+const keys = (...texts: string[]): Key[] => texts.map((text) => ({ text, bytes: Buffer.from(text, 'latin1') }));
+
+const TOP_KEYS = keys('nodes', 'startTime', 'endTime', 'samples', 'timeDeltas', '$vscode', 'head', 'traceEvents');
+const enum Top { Nodes, StartTime, EndTime, Samples, TimeDeltas, VsCode, Head, TraceEvents }
+const NODE_KEYS = keys('id', 'callFrame', 'hitCount', 'children', 'positionTicks', 'parent', 'deoptReason');
+const enum NodeKey { Id, CallFrame, HitCount, Children, PositionTicks, Parent, DeoptReason }
+const FRAME_KEYS = keys('functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber');
+const enum FrameKey { FunctionName, ScriptId, Url, LineNumber, ColumnNumber }
+const TICK_KEYS = keys('line', 'ticks');
+const enum TickKey { Line, Ticks }
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** Parse a padded buffer holding `length` bytes of a .cpuprofile. Throws HotpathError(ProfileInvalid). */
+export function scanProfile(buf: Buffer, length: number, source: string): RawProfile {
+  return new Scanner(buf, length, source).parse();
+}
+
+/** Growable per-node columns, kept together so one index addresses a whole node. */
+class NodeColumns {
+  capacity = 256;
+  count = 0;
+  id = new Int32Array(this.capacity);
+  functionName = new Int32Array(this.capacity);
+  url = new Int32Array(this.capacity);
+  scriptId = new Int32Array(this.capacity);
+  lineNumber = new Int32Array(this.capacity);
+  columnNumber = new Int32Array(this.capacity);
+  hitCount = new Int32Array(this.capacity);
+  parentId = new Float64Array(this.capacity);
+  deoptReason = new Int32Array(this.capacity);
+  childStart = new Int32Array(this.capacity);
+  childCount = new Int32Array(this.capacity);
+  tickStart = new Int32Array(this.capacity);
+  tickCountOf = new Int32Array(this.capacity);
+
+  /** Make room for one more node and return its index. */
+  add(): number {
+    if (this.count === this.capacity) {
+      const cap = this.capacity * 2;
+      const grow32 = (a: Int32Array) => {
+        const b = new Int32Array(cap);
+        b.set(a);
+        return b;
+      };
+      this.id = grow32(this.id);
+      this.functionName = grow32(this.functionName);
+      this.url = grow32(this.url);
+      this.scriptId = grow32(this.scriptId);
+      this.lineNumber = grow32(this.lineNumber);
+      this.columnNumber = grow32(this.columnNumber);
+      this.hitCount = grow32(this.hitCount);
+      this.deoptReason = grow32(this.deoptReason);
+      this.childStart = grow32(this.childStart);
+      this.childCount = grow32(this.childCount);
+      this.tickStart = grow32(this.tickStart);
+      this.tickCountOf = grow32(this.tickCountOf);
+      const parent = new Float64Array(cap);
+      parent.set(this.parentId);
+      this.parentId = parent;
+      this.capacity = cap;
+    }
+    return this.count++;
+  }
+}
+
+class Scanner {
+  private readonly nodes = new NodeColumns();
+  private readonly childIds = new Int32List(1024);
+  private readonly tickLine = new Int32List(1024);
+  private readonly tickCount = new Int32List(1024);
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+
+  // The last string token: bytes [strStart, strEnd) between the quotes.
+  private strStart = 0;
+  private strEnd = 0;
+  private strEscaped = false;
+  private strNonAscii = false;
+  // The last scalar number read by scanNumber.
+  private num = 0;
+  // The last number array read by scanNumberArray.
+  private arrInts: Int32Array | null = null;
+  private arrFloats: Float64Array | null = null;
+  private skipStack = new Uint8Array(64);
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly len: number,
+    private readonly source: string,
+  ) {
+    if (buf.length < len + PADDING) throw new Error('scanProfile: buffer needs PADDING bytes of slack');
+    buf.fill(0, len, len + PADDING);
+  }
+
+  parse(): RawProfile {
+    const buf = this.buf;
+    let p = 0;
+    if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) p = 3; // tolerate a UTF-8 BOM
+    p = this.skipWs(p);
+    if (p >= this.len) throw emptyFile(this.source);
+    if (buf[0] === 0x1f && buf[1] === 0x8b) {
+      throw notAProfile(this.source, 'it is gzip-compressed', 'Decompress it (e.g. `gunzip`) and open the .cpuprofile inside.');
+    }
+    const first = buf[p];
+    if (first !== Ch.LBrace) {
+      const kind = this.describeValue(p);
+      if (kind === null) throw this.unexpected(p, 'at the start of the file');
+      this.skipValue(p); // report syntax errors first: a damaged file should say so
+      throw notAProfile(
+        this.source,
+        first === Ch.LBracket
+          ? 'it is a JSON array, not an object (this looks like a Chrome performance trace: a list of trace events)'
+          : `it is a JSON ${kind}, not an object`,
+        first === Ch.LBracket
+          ? 'Open a trace in Chrome DevTools\' Performance panel; Hotpath reads .cpuprofile files (e.g. from `node --cpu-prof`).'
+          : undefined,
+      );
+    }
+
+    let samples: Int32Array | null = null;
+    let deltas: Int32Array | Float64Array | null = null;
+    let startTime = NaN;
+    let endTime = NaN;
+    let sawNodes = false;
+    let sawHead = false;
+    let sawTrace = false;
+    let vscode: { start: number; end: number } | null = null;
+    const inside = 'inside the top-level object';
+
+    p = this.skipWs(p + 1);
+    if (buf[p] !== Ch.RBrace) {
+      for (;;) {
+        if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
+        p = this.scanString(p, inside);
+        const key = this.matchKey(TOP_KEYS);
+        p = this.expectColon(p, inside);
+        switch (key) {
+          case Top.Nodes:
+            if (buf[p] !== Ch.LBracket) throw this.schema(`"nodes" is ${this.describeValue(p) ?? 'not a value'}, expected an array`);
+            p = this.scanNodes(p);
+            sawNodes = true;
+            break;
+          case Top.StartTime:
+            p = this.scanScalar(p, '"startTime"');
+            startTime = this.num;
+            break;
+          case Top.EndTime:
+            p = this.scanScalar(p, '"endTime"');
+            endTime = this.num;
+            break;
+          case Top.Samples:
+            p = this.scanNumberArray(p, 'samples', true);
+            samples = this.arrInts;
+            break;
+          case Top.TimeDeltas:
+            p = this.scanNumberArray(p, 'timeDeltas', false);
+            deltas = this.arrFloats ?? this.arrInts;
+            break;
+          case Top.VsCode: {
+            const start = p;
+            p = this.skipValue(p);
+            vscode = { start, end: p };
+            break;
+          }
+          default:
+            if (key === Top.Head) sawHead = true;
+            if (key === Top.TraceEvents) sawTrace = true;
+            p = this.skipValue(p);
+        }
+        p = this.skipWs(p);
+        const c = buf[p];
+        if (c === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          continue;
+        }
+        if (c === Ch.RBrace) break;
+        throw this.unexpected(p, inside);
+      }
+    }
+    p = this.skipWs(p + 1);
+    if (p < this.len) throw badJson(this.source, `unexpected ${this.describeByte(p)} after the end of the JSON document`, p, this.position(p));
+
+    if (!sawNodes) {
+      if (sawTrace) {
+        throw notAProfile(this.source, 'it is a Chrome performance trace ("traceEvents"), not a .cpuprofile',
+          'Open it in Chrome DevTools\' Performance panel, or record a .cpuprofile with `node --cpu-prof`.');
+      }
+      if (sawHead) {
+        throw notAProfile(this.source, 'it uses the legacy format with a nested "head" tree instead of a "nodes" array',
+          'Load it in a current Chrome DevTools and save it again, or re-record it with a current Node.js or Chrome.');
+      }
+      throw this.schema('it has no "nodes" array');
+    }
+    if (samples === null) throw this.schema('it has no "samples" array');
+    if (deltas === null) throw this.schema('it has "samples" but no "timeDeltas" array');
+    if (samples.length !== deltas.length) {
+      throw this.schema(`"samples" has ${samples.length} entries but "timeDeltas" has ${deltas.length}; they must be the same length`);
+    }
+    if (Number.isNaN(startTime) || Number.isNaN(endTime)) throw this.schema(`it has no "${Number.isNaN(startTime) ? 'startTime' : 'endTime'}"`);
+
+    const n = this.nodes;
+    const count = n.count;
+    return {
+      nodeCount: count,
+      id: n.id.subarray(0, count),
+      functionName: n.functionName.subarray(0, count),
+      url: n.url.subarray(0, count),
+      scriptId: n.scriptId.subarray(0, count),
+      lineNumber: n.lineNumber.subarray(0, count),
+      columnNumber: n.columnNumber.subarray(0, count),
+      hitCount: n.hitCount.subarray(0, count),
+      parentId: n.parentId.subarray(0, count),
+      deoptReason: n.deoptReason.subarray(0, count),
+      childStart: n.childStart.subarray(0, count),
+      childCount: n.childCount.subarray(0, count),
+      childIds: this.childIds.view(),
+      tickStart: n.tickStart.subarray(0, count),
+      tickCountOf: n.tickCountOf.subarray(0, count),
+      tickLine: this.tickLine.view(),
+      tickCount: this.tickCount.view(),
+      strings: this.strings,
+      startTime,
+      endTime,
+      samples,
+      timeDeltas: deltas,
+      vscode,
+    };
+  }
+
+  // ---- nodes --------------------------------------------------------------------------------------
+
+  private scanNodes(p: number): number {
+    const buf = this.buf;
+    const inside = 'inside the "nodes" array';
+    p = this.skipWs(p + 1);
+    if (buf[p] === Ch.RBracket) return p + 1;
+    for (;;) {
+      if (buf[p] !== Ch.LBrace) {
+        if (p >= this.len) throw this.unexpected(p, inside);
+        throw this.schema(`nodes[${this.nodes.count}] is ${this.describeValue(p) ?? 'not a value'}, expected an object`);
+      }
+      p = this.scanNode(p);
+      p = this.skipWs(p);
+      const c = buf[p];
+      if (c === Ch.Comma) {
+        p = this.skipWs(p + 1);
+        continue;
+      }
+      if (c === Ch.RBracket) return p + 1;
+      throw this.unexpected(p, inside);
+    }
+  }
+
+  private scanNode(p: number): number {
+    const buf = this.buf;
+    const n = this.nodes;
+    const i = n.add();
+    const inside = 'inside a node object';
+    let hasId = false;
+    let hasFrame = false;
+    n.functionName[i] = -1;
+    n.url[i] = -1;
+    n.scriptId[i] = -1;
+    n.lineNumber[i] = -1;
+    n.columnNumber[i] = -1;
+    n.hitCount[i] = 0;
+    n.parentId[i] = NaN;
+    n.deoptReason[i] = -1;
+    n.childStart[i] = this.childIds.length;
+    n.childCount[i] = 0;
+    n.tickStart[i] = this.tickLine.length;
+    n.tickCountOf[i] = 0;
+
+    p = this.skipWs(p + 1);
+    if (buf[p] !== Ch.RBrace) {
+      for (;;) {
+        if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
+        p = this.scanString(p, inside);
+        const key = this.matchKey(NODE_KEYS);
+        p = this.expectColon(p, inside);
+        switch (key) {
+          case NodeKey.Id:
+            p = this.scanInt(p, `nodes[${i}].id`);
+            n.id[i] = this.num;
+            hasId = true;
+            break;
+          case NodeKey.CallFrame:
+            if (buf[p] !== Ch.LBrace) throw this.schema(`nodes[${i}].callFrame is ${this.describeValue(p) ?? 'not a value'}, expected an object`);
+            p = this.scanCallFrame(p, i);
+            hasFrame = true;
+            break;
+          case NodeKey.HitCount:
+            p = this.scanInt(p, `nodes[${i}].hitCount`);
+            n.hitCount[i] = this.num;
+            break;
+          case NodeKey.Children: {
+            // A repeated key replaces the earlier value, as JSON.parse does.
+            this.childIds.length = n.childStart[i];
+            p = this.scanIntList(p, this.childIds, `nodes[${i}].children`);
+            n.childCount[i] = this.childIds.length - n.childStart[i];
+            break;
+          }
+          case NodeKey.PositionTicks:
+            this.tickLine.length = this.tickCount.length = n.tickStart[i];
+            p = this.scanPositionTicks(p, i);
+            n.tickCountOf[i] = this.tickLine.length - n.tickStart[i];
+            break;
+          case NodeKey.Parent:
+            p = this.scanInt(p, `nodes[${i}].parent`);
+            n.parentId[i] = this.num;
+            break;
+          case NodeKey.DeoptReason:
+            if (buf[p] === Ch.Quote) {
+              p = this.scanString(p, inside);
+              n.deoptReason[i] = this.strEnd > this.strStart ? this.internString() : -1;
+            } else {
+              p = this.skipValue(p); // null or anything else: not a reason
+            }
+            break;
+          default:
+            p = this.skipValue(p);
+        }
+        p = this.skipWs(p);
+        const c = buf[p];
+        if (c === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          continue;
+        }
+        if (c === Ch.RBrace) break;
+        throw this.unexpected(p, inside);
+      }
+    }
+    if (!hasId) throw this.schema(`nodes[${i}] has no "id"`);
+    if (!hasFrame) throw this.schema(`nodes[${i}] (id ${n.id[i]}) has no "callFrame"`);
+    return p + 1;
+  }
+
+  private scanCallFrame(p: number, i: number): number {
+    const buf = this.buf;
+    const n = this.nodes;
+    const inside = 'inside a callFrame object';
+    p = this.skipWs(p + 1);
+    if (buf[p] !== Ch.RBrace) {
+      for (;;) {
+        if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
+        p = this.scanString(p, inside);
+        const key = this.matchKey(FRAME_KEYS);
+        p = this.expectColon(p, inside);
+        switch (key) {
+          case FrameKey.FunctionName:
+          case FrameKey.Url:
+            if (buf[p] !== Ch.Quote) {
+              throw this.schema(`nodes[${i}].callFrame.${FRAME_KEYS[key].text} is ${this.describeValue(p) ?? 'not a value'}, expected a string`);
+            }
+            p = this.scanString(p, inside);
+            if (key === FrameKey.Url) n.url[i] = this.internString();
+            else n.functionName[i] = this.internString();
+            break;
+          case FrameKey.ScriptId:
+            // A string in CDP; some older tools wrote a number.
+            if (buf[p] === Ch.Quote) {
+              p = this.scanString(p, inside);
+              n.scriptId[i] = this.internString();
+            } else {
+              p = this.scanScalar(p, `nodes[${i}].callFrame.scriptId`);
+              n.scriptId[i] = this.intern(String(this.num));
+            }
+            break;
+          case FrameKey.LineNumber:
+            p = this.scanInt(p, `nodes[${i}].callFrame.lineNumber`);
+            n.lineNumber[i] = this.num;
+            break;
+          case FrameKey.ColumnNumber:
+            p = this.scanInt(p, `nodes[${i}].callFrame.columnNumber`);
+            n.columnNumber[i] = this.num;
+            break;
+          default:
+            p = this.skipValue(p); // e.g. codeType
+        }
+        p = this.skipWs(p);
+        const c = buf[p];
+        if (c === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          continue;
+        }
+        if (c === Ch.RBrace) break;
+        throw this.unexpected(p, inside);
+      }
+    }
+    // functionName and url are required by CDP; tolerate their absence as '' rather than reject.
+    if (n.functionName[i] < 0) n.functionName[i] = this.intern('');
+    if (n.url[i] < 0) n.url[i] = this.intern('');
+    if (n.scriptId[i] < 0) n.scriptId[i] = this.intern('');
+    return p + 1;
+  }
+
+  private scanPositionTicks(p: number, i: number): number {
+    const buf = this.buf;
+    const what = `nodes[${i}].positionTicks`;
+    if (buf[p] !== Ch.LBracket) throw this.schema(`${what} is ${this.describeValue(p) ?? 'not a value'}, expected an array`);
+    const inside = 'inside a "positionTicks" array';
+    p = this.skipWs(p + 1);
+    if (buf[p] === Ch.RBracket) return p + 1;
+    for (;;) {
+      if (buf[p] !== Ch.LBrace) {
+        if (p >= this.len) throw this.unexpected(p, inside);
+        throw this.schema(`an entry of ${what} is ${this.describeValue(p) ?? 'not a value'}, expected {"line", "ticks"}`);
+      }
+      let line = -1;
+      let ticks = -1;
+      p = this.skipWs(p + 1);
+      if (buf[p] !== Ch.RBrace) {
+        for (;;) {
+          if (buf[p] !== Ch.Quote) throw this.unexpected(p, 'inside a position tick object');
+          p = this.scanString(p, 'inside a position tick object');
+          const key = this.matchKey(TICK_KEYS);
+          p = this.expectColon(p, 'inside a position tick object');
+          if (key === TickKey.Line) {
+            p = this.scanInt(p, `${what}[].line`);
+            line = this.num;
+          } else if (key === TickKey.Ticks) {
+            p = this.scanInt(p, `${what}[].ticks`);
+            ticks = this.num;
+          } else {
+            p = this.skipValue(p); // js-debug's startLocationId/endLocationId
+          }
+          p = this.skipWs(p);
+          const c = buf[p];
+          if (c === Ch.Comma) {
+            p = this.skipWs(p + 1);
+            continue;
+          }
+          if (c === Ch.RBrace) break;
+          throw this.unexpected(p, 'inside a position tick object');
+        }
+      }
+      if (line < 0 || ticks < 0) throw this.schema(`an entry of ${what} lacks "line" or "ticks"`);
+      this.tickLine.push(line);
+      this.tickCount.push(ticks);
+      p = this.skipWs(p + 1);
+      const c = buf[p];
+      if (c === Ch.Comma) {
+        p = this.skipWs(p + 1);
+        continue;
+      }
+      if (c === Ch.RBracket) return p + 1;
+      throw this.unexpected(p, inside);
+    }
+  }
+
+  /** A short array of int32 (children ids). */
+  private scanIntList(p: number, out: Int32List, what: string): number {
+    const buf = this.buf;
+    if (buf[p] !== Ch.LBracket) throw this.schema(`${what} is ${this.describeValue(p) ?? 'not a value'}, expected an array of ids`);
+    const inside = `inside ${what}`;
+    p = this.skipWs(p + 1);
+    if (buf[p] === Ch.RBracket) return p + 1;
+    for (;;) {
+      p = this.scanInt(p, `an entry of ${what}`);
+      out.push(this.num);
+      p = this.skipWs(p);
+      const c = buf[p];
+      if (c === Ch.Comma) {
+        p = this.skipWs(p + 1);
+        continue;
+      }
+      if (c === Ch.RBracket) return p + 1;
+      throw this.unexpected(p, inside);
+    }
+  }
+
+  // ---- the big number arrays -----------------------------------------------------------------------
+
+  /**
+   * The hot loop: `samples` and `timeDeltas` are most of the file. Integers that fit int32 (all of them
+   * in practice) go straight into an Int32Array; any other number switches the array to Float64Array
+   * (timeDeltas only; samples are node ids and must be integers). The array is pre-sized from a probe of
+   * its first 64 KB so it rarely grows.
+   */
+  private scanNumberArray(p: number, name: string, intOnly: boolean): number {
+    const buf = this.buf;
+    const inside = `inside the "${name}" array`;
+    if (buf[p] !== Ch.LBracket) throw this.schema(`"${name}" is ${this.describeValue(p) ?? 'not a value'}, expected an array of numbers`);
+    p++;
+    let cap = this.estimateArrayLength(p);
+    let ints = new Int32Array(cap);
+    let floats: Float64Array | null = null;
+    let n = 0;
+    let c = buf[p];
+    if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
+    if (c === Ch.RBracket) {
+      this.arrInts = ints.subarray(0, 0);
+      this.arrFloats = null;
+      return p + 1;
+    }
+    for (;;) {
+      const start = p;
+      let v = 0;
+      let neg = false;
+      if (c === Ch.Minus) {
+        neg = true;
+        c = buf[++p];
+      }
+      if (c >= Ch.D1 && c <= Ch.D9) {
+        v = c - Ch.D0;
+        c = buf[++p];
+        while (c >= Ch.D0 && c <= Ch.D9) {
+          v = v * 10 + (c - Ch.D0);
+          c = buf[++p];
+        }
+      } else if (c === Ch.D0) {
+        c = buf[++p]; // a digit after a leading 0 is caught below as an unexpected byte
+      } else {
+        throw this.unexpected(p, inside);
+      }
+      if (c === Ch.Dot || c === Ch.LowerE || c === Ch.UpperE || p - start > 15) {
+        // Fractions, exponents and long numbers: exact parse via the generic path (rare).
+        p = this.scanNumber(start, inside);
+        v = this.num;
+        c = buf[p];
+      } else if (neg) {
+        v = -v;
+      }
+      if (n === cap) {
+        cap = cap + (cap >> 2) + 1024;
+        if (floats === null) {
+          const grown = new Int32Array(cap);
+          grown.set(ints);
+          ints = grown;
+        } else {
+          const grown = new Float64Array(cap);
+          grown.set(floats);
+          floats = grown;
+        }
+      }
+      if (floats === null) {
+        if ((v | 0) === v) {
+          ints[n++] = v;
+        } else if (intOnly) {
+          throw this.schema(`"${name}"[${n}] is ${v}, expected an integer node id`);
+        } else {
+          floats = new Float64Array(cap);
+          for (let k = 0; k < n; k++) floats[k] = ints[k];
+          ints = new Int32Array(0);
+          floats[n++] = v;
+        }
+      } else {
+        floats[n++] = v;
+      }
+      if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
+      if (c === Ch.Comma) {
+        c = buf[++p];
+        if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
+        continue;
+      }
+      if (c === Ch.RBracket) break;
+      throw this.unexpected(p, inside);
+    }
+    if (floats === null) {
+      this.arrInts = ints.subarray(0, n);
+      this.arrFloats = null;
+    } else {
+      this.arrInts = null;
+      this.arrFloats = floats.subarray(0, n);
+    }
+    return p + 1;
+  }
+
+  /** Element count of the number array starting at p: exact if it is short, else a close upper estimate. */
+  private estimateArrayLength(p: number): number {
+    const buf = this.buf;
+    const close = buf.indexOf(Ch.RBracket, p); // a number array holds no ']' before its end
+    const end = close < 0 || close > this.len ? this.len : close;
+    const probeEnd = Math.min(end, p + 65536);
+    let commas = 0;
+    for (let i = p; i < probeEnd; i++) if (buf[i] === Ch.Comma) commas++;
+    if (probeEnd === end) return commas + 1;
+    const bytesPerElement = (probeEnd - p) / (commas + 1);
+    return Math.ceil(((end - p) / bytesPerElement) * 1.03) + 1024;
+  }
+
+  // ---- scalars ------------------------------------------------------------------------------------
+
+  /** A number that must be an int32 (ids, counts, line numbers). */
+  private scanInt(p: number, what: string): number {
+    p = this.scanScalar(p, what);
+    const v = this.num;
+    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) throw this.schema(`${what} is ${v}, expected an integer`);
+    return p;
+  }
+
+  /** A JSON number where the schema wants one; anything else is a schema error naming `what`. */
+  private scanScalar(p: number, what: string): number {
+    const c = this.buf[p];
+    if (c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9)) return this.scanNumber(p, `in ${what}`);
+    const kind = this.describeValue(p);
+    if (kind === null) throw this.unexpected(p, `in ${what}`);
+    throw this.schema(`${what} is ${kind}, expected a number`);
+  }
+
+  /** Validates the JSON number grammar at p and leaves its value in this.num. */
+  private scanNumber(p: number, inside: string): number {
+    const buf = this.buf;
+    const start = p;
+    let c = buf[p];
+    if (c === Ch.Minus) c = buf[++p];
+    if (c === Ch.D0) {
+      c = buf[++p];
+    } else if (c >= Ch.D1 && c <= Ch.D9) {
+      do c = buf[++p];
+      while (c >= Ch.D0 && c <= Ch.D9);
+    } else {
+      throw this.unexpected(p, inside);
+    }
+    let simple = true;
+    if (c === Ch.Dot) {
+      simple = false;
+      c = buf[++p];
+      if (c < Ch.D0 || c > Ch.D9) throw this.unexpected(p, inside);
+      do c = buf[++p];
+      while (c >= Ch.D0 && c <= Ch.D9);
+    }
+    if (c === Ch.LowerE || c === Ch.UpperE) {
+      simple = false;
+      c = buf[++p];
+      if (c === Ch.Plus || c === Ch.Minus) c = buf[++p];
+      if (c < Ch.D0 || c > Ch.D9) throw this.unexpected(p, inside);
+      do c = buf[++p];
+      while (c >= Ch.D0 && c <= Ch.D9);
+    }
+    if (simple && p - start <= 15) {
+      let v = 0;
+      const neg = buf[start] === Ch.Minus;
+      for (let k = neg ? start + 1 : start; k < p; k++) v = v * 10 + (buf[k] - Ch.D0);
+      this.num = neg ? -v : v;
+    } else {
+      // Number() rounds exactly like JSON.parse for every valid JSON number.
+      this.num = Number(buf.toString('latin1', start, p));
+    }
+    return p;
+  }
+
+  // ---- strings ------------------------------------------------------------------------------------
+
+  /** Scans the string at p (its opening quote); returns the position after the closing quote. */
+  private scanString(p: number, inside: string): number {
+    const buf = this.buf;
+    let q = p + 1;
+    let escaped = false;
+    let nonAscii = false;
+    for (;;) {
+      const c = buf[q];
+      if (c === Ch.Quote) break;
+      if (c === Ch.Backslash) {
+        escaped = true;
+        const e = buf[q + 1];
+        if (e === Ch.LowerU) {
+          for (let k = 2; k < 6; k++) {
+            const h = buf[q + k];
+            const hex = (h >= Ch.D0 && h <= Ch.D9) || (h >= Ch.UpperA && h <= Ch.UpperF) || (h >= Ch.LowerA && h <= Ch.LowerF);
+            if (!hex) throw this.unexpected(q + k, 'in a \\u escape inside a string');
+          }
+          q += 6;
+        } else if (
+          e === Ch.Quote || e === Ch.Backslash || e === Ch.Slash || e === Ch.LowerB ||
+          e === Ch.LowerF || e === Ch.LowerN || e === Ch.LowerR || e === Ch.LowerT
+        ) {
+          q += 2;
+        } else {
+          throw this.unexpected(q + 1, 'after a backslash inside a string');
+        }
+        continue;
+      }
+      if (c < Ch.Space) {
+        if (q >= this.len) throw truncated(this.source, this.len, `inside a string ${inside}`);
+        throw badJson(this.source, `unescaped control character ${this.describeByte(q)} in a string`, q, this.position(q));
+      }
+      if (c >= 0x80) nonAscii = true;
+      q++;
+    }
+    this.strStart = p + 1;
+    this.strEnd = q;
+    this.strEscaped = escaped;
+    this.strNonAscii = nonAscii;
+    return q + 1;
+  }
+
+  /** The last scanned string as a JS string. */
+  private stringValue(): string {
+    const s = this.strStart;
+    const e = this.strEnd;
+    // Escapes are rare in profiles: let JSON.parse decode exactly that one string literal.
+    if (this.strEscaped) return JSON.parse(this.buf.toString('utf8', s - 1, e + 1)) as string;
+    return this.strNonAscii ? this.buf.toString('utf8', s, e) : this.buf.toString('latin1', s, e);
+  }
+
+  private internString(): number {
+    return this.intern(this.stringValue());
+  }
+
+  private intern(value: string): number {
+    let id = this.stringIds.get(value);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(value);
+      this.stringIds.set(value, id);
+    }
+    return id;
+  }
+
+  /** Index of the last scanned string in `table`, or -1. */
+  private matchKey(table: readonly Key[]): number {
+    if (this.strEscaped) {
+      const text = this.stringValue();
+      return table.findIndex((k) => k.text === text);
+    }
+    const buf = this.buf;
+    const s = this.strStart;
+    const n = this.strEnd - s;
+    outer: for (let i = 0; i < table.length; i++) {
+      const bytes = table[i].bytes;
+      if (bytes.length !== n) continue;
+      for (let j = 0; j < n; j++) if (buf[s + j] !== bytes[j]) continue outer;
+      return i;
+    }
+    return -1;
+  }
+
+  // ---- generic skipping ---------------------------------------------------------------------------
+
+  /**
+   * Skips any JSON value with full validation. Iterative (an explicit stack of open containers) so that
+   * deeply nested input cannot overflow the call stack.
+   */
+  private skipValue(p: number): number {
+    const buf = this.buf;
+    let stack = this.skipStack;
+    let depth = 0;
+    const OBJECT = 1;
+    const ARRAY = 2;
+    const insideOf = () => (depth === 0 ? 'inside a value' : stack[depth - 1] === OBJECT ? 'inside an object' : 'inside an array');
+    for (;;) {
+      // Expecting a value at p.
+      p = this.skipWs(p);
+      const c = buf[p];
+      let container = 0;
+      if (c === Ch.LBrace) {
+        p = this.skipWs(p + 1);
+        if (buf[p] === Ch.RBrace) p++;
+        else container = OBJECT;
+      } else if (c === Ch.LBracket) {
+        p = this.skipWs(p + 1);
+        if (buf[p] === Ch.RBracket) p++;
+        else container = ARRAY;
+      } else if (c === Ch.Quote) {
+        p = this.scanString(p, insideOf());
+      } else if (c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9)) {
+        p = this.scanNumber(p, insideOf());
+      } else if (c === Ch.LowerT || c === Ch.LowerF || c === Ch.LowerN) {
+        p = this.scanLiteral(p, insideOf());
+      } else {
+        throw this.unexpected(p, insideOf());
+      }
+      if (container !== 0) {
+        if (depth === stack.length) {
+          const grown = new Uint8Array(stack.length * 2);
+          grown.set(stack);
+          this.skipStack = stack = grown;
+        }
+        stack[depth++] = container;
+        if (container === OBJECT) p = this.scanMemberName(p, insideOf());
+        continue;
+      }
+      // After a value: close finished containers, or move to the next element/member.
+      for (;;) {
+        if (depth === 0) return p;
+        p = this.skipWs(p);
+        const d = buf[p];
+        const top = stack[depth - 1];
+        if (d === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          if (top === OBJECT) p = this.scanMemberName(p, insideOf());
+          break;
+        }
+        if ((top === OBJECT && d === Ch.RBrace) || (top === ARRAY && d === Ch.RBracket)) {
+          p++;
+          depth--;
+          continue;
+        }
+        throw this.unexpected(p, insideOf());
+      }
+    }
+  }
+
+  /** `"name":` at p (whitespace already skipped); returns the position of the value. */
+  private scanMemberName(p: number, inside: string): number {
+    if (this.buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
+    p = this.scanString(p, inside);
+    return this.expectColon(p, inside);
+  }
+
+  private scanLiteral(p: number, inside: string): number {
+    const buf = this.buf;
+    const word = buf[p] === Ch.LowerT ? 'true' : buf[p] === Ch.LowerF ? 'false' : 'null';
+    for (let k = 1; k < word.length; k++) {
+      if (buf[p + k] !== word.charCodeAt(k)) throw this.unexpected(p + k, inside);
+    }
+    return p + word.length;
+  }
+
+  /** Skips whitespace, a colon and whitespace; returns the position of the member's value. */
+  private expectColon(p: number, inside: string): number {
+    p = this.skipWs(p);
+    if (this.buf[p] !== Ch.Colon) throw this.unexpected(p, inside);
+    return this.skipWs(p + 1);
+  }
+
+  private skipWs(p: number): number {
+    const buf = this.buf;
+    let c = buf[p];
+    while (c === Ch.Space || c === Ch.Lf || c === Ch.Cr || c === Ch.Tab) c = buf[++p];
+    return p;
+  }
+
+  // ---- errors -------------------------------------------------------------------------------------
+
+  /** A byte the grammar does not allow at p: truncation if p is the end of the data. */
+  private unexpected(p: number, inside: string): HotpathError {
+    if (p >= this.len) return truncated(this.source, this.len, inside);
+    return badJson(this.source, `unexpected ${this.describeByte(p)} ${inside}`, p, this.position(p));
+  }
+
+  private schema(what: string): HotpathError {
+    return notAProfile(this.source, what);
+  }
+
+  /** The JSON type starting at p, for schema messages; null if no value starts there. */
+  private describeValue(p: number): string | null {
+    switch (this.buf[p]) {
+      case Ch.LBrace: return 'an object';
+      case Ch.LBracket: return 'an array';
+      case Ch.Quote: return 'a string';
+      case Ch.LowerT:
+      case Ch.LowerF: return 'a boolean';
+      case Ch.LowerN: return 'null';
+      default: {
+        const c = this.buf[p];
+        return c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9) ? 'a number' : null;
+      }
+    }
+  }
+
+  private describeByte(p: number): string {
+    const c = this.buf[p];
+    if (c > 0x20 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
+    return `byte 0x${c.toString(16).padStart(2, '0').toUpperCase()}`;
+  }
+
+  /** "line L, column C" of byte p (1-based), for error messages only. */
+  private position(p: number): string {
+    const buf = this.buf;
+    let line = 1;
+    let lineStart = 0;
+    for (let i = buf.indexOf(Ch.Lf, 0); i >= 0 && i < p; i = buf.indexOf(Ch.Lf, i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return `line ${line}, column ${p - lineStart + 1}`;
+  }
+}

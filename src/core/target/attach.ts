@@ -1,0 +1,87 @@
+import CDP from 'chrome-remote-interface';
+import { type CancellationToken, delay, neverCancelled } from '../common/cancellation';
+import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
+import { type Logger, silentLogger } from '../common/logger';
+import { CdpClient } from '../inspector/cdpClient';
+import { assertLoopbackInspectorUrl } from '../inspector/loopback';
+import { isAlive } from './processTree';
+
+export type AttachSpec =
+  | { inspectorUrl: string }
+  | { inspectorPort: number }
+  /** SIGUSR1 opens the inspector of a running process on its --inspect-port (9229 unless set). */
+  | { pid: number; inspectorPort?: number };
+
+export interface AttachedProcess {
+  client: CdpClient;
+  pid: number;
+  nodeVersion: string;
+  nodeEnv: string | null;
+  maglev: boolean;
+}
+
+const DEFAULT_INSPECT_PORT = 9229;
+
+async function listTargets(port: number): Promise<Array<{ webSocketDebuggerUrl?: string; type?: string }>> {
+  return CDP.List({ host: '127.0.0.1', port }) as Promise<Array<{ webSocketDebuggerUrl?: string; type?: string }>>;
+}
+
+async function urlFromPort(port: number, token: CancellationToken, waitMs: number): Promise<string> {
+  const deadline = Date.now() + waitMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const targets = await listTargets(port);
+      const url = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+      if (url) return url;
+      lastError = new Error('it lists no debuggable target');
+    } catch (err) { lastError = err; }
+    if (Date.now() >= deadline) break;
+    await delay(100, token);
+  }
+  throw new HotpathError(ErrorCode.InspectorUnavailable,
+    `No Node.js inspector answers on 127.0.0.1:${port} (${errorMessage(lastError)}). Start the app with --inspect=127.0.0.1:${port}, or attach by PID to a process started with --inspect-port=${port}.`);
+}
+
+/** Reads what the workflow needs to know about the attached process through the inspector itself. */
+async function describe(client: CdpClient): Promise<{ pid: number; nodeVersion: string; nodeEnv: string | null; maglev: boolean }> {
+  const expression = 'JSON.stringify({ pid: process.pid, nodeVersion: process.version, nodeEnv: process.env.NODE_ENV ?? null, maglev: Boolean(process.config.variables.v8_enable_maglev) })';
+  const { result, exceptionDetails } = await client.send('Runtime.evaluate', { expression, returnByValue: true });
+  if (exceptionDetails || typeof result?.value !== 'string') {
+    throw new HotpathError(ErrorCode.AttachFailed, 'The inspector answered, but it is not a Node.js process (process.pid is not defined). Attach to the Node.js app instead.');
+  }
+  return JSON.parse(result.value);
+}
+
+/** Connects to an already running Node.js process over its inspector (loopback only). */
+export async function attachToProcess(spec: AttachSpec, options: { token?: CancellationToken; logger?: Logger } = {}): Promise<AttachedProcess> {
+  const token = options.token ?? neverCancelled;
+  const logger = options.logger ?? silentLogger;
+  let url: string;
+  if ('inspectorUrl' in spec) {
+    url = assertLoopbackInspectorUrl(spec.inspectorUrl).toString();
+  } else if ('inspectorPort' in spec && !('pid' in spec)) {
+    url = await urlFromPort(spec.inspectorPort, token, 1000);
+  } else {
+    const { pid } = spec as { pid: number; inspectorPort?: number };
+    const port = (spec as { inspectorPort?: number }).inspectorPort ?? DEFAULT_INSPECT_PORT;
+    if (!isAlive(pid)) throw new HotpathError(ErrorCode.AttachFailed, `No process with PID ${pid} is running. Check the PID (\`ps aux | grep node\`).`);
+    try { process.kill(pid, 'SIGUSR1'); } catch (err) {
+      throw new HotpathError(ErrorCode.AttachFailed, `Could not signal PID ${pid} to open its inspector: ${errorMessage(err)}. Run Hotpath as the same user as the app.`);
+    }
+    logger.info(`Sent SIGUSR1 to ${pid}; waiting for its inspector on 127.0.0.1:${port}`);
+    url = await urlFromPort(port, token, 5000);
+  }
+  const client = await CdpClient.connect(url, { token, logger });
+  try {
+    const info = await describe(client);
+    if ('pid' in spec && info.pid !== spec.pid) {
+      throw new HotpathError(ErrorCode.AttachFailed,
+        `The inspector on that port belongs to PID ${info.pid}, not ${spec.pid}: another process already holds the port. Start the app with --inspect-port=<free port> and pass the same port to Hotpath.`);
+    }
+    return { client, ...info };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type CancellationToken, neverCancelled } from '../common/cancellation';
+import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
+import { EventEmitter } from '../common/events';
+import { type Logger, silentLogger } from '../common/logger';
+import { OutputTail } from './outputTail';
+import { killTree } from './processTree';
+import { ReportReader } from './reportReader';
+import { MODE_ENV, REPORT_FILE_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
+
+export interface LaunchSpec {
+  /** argv of the command; the first word is looked up on PATH (no shell, so nothing is re-interpreted). */
+  command: string[];
+  cwd: string;
+  /** Merged over this process's environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  mode: TargetMode;
+  logger?: Logger;
+  /** Where the built preload lives; defaults to dist/preload.js next to the running bundle. */
+  preloadPath?: string;
+}
+
+export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null }
+
+/** Finds dist/preload.js whether we run from the bundle (dist/*.js) or from sources under tsx (tests). */
+export function defaultPreloadPath(): string {
+  const candidates = [path.join(__dirname, 'preload.js'), path.resolve(__dirname, '../../../dist/preload.js')];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`Hotpath's preload is missing (looked in ${candidates.join(', ')}); run \`npm run build\`.`);
+  return found;
+}
+
+function quoteForNodeOptions(p: string): string {
+  return /[\s"\\]/.test(p) ? `"${p.replace(/(["\\])/g, '\\$1')}"` : p;
+}
+
+/** A running target: the process tree started from one command, with what its node processes reported. */
+export class LaunchedTarget {
+  readonly output = new OutputTail();
+  readonly processes = new Map<number, ProcessReport>();
+  private readonly processEmitter = new EventEmitter<ProcessReport>();
+  private readonly reportEmitter = new EventEmitter<TargetReport>();
+  private readonly outputEmitter = new EventEmitter<string>();
+  readonly onProcess = this.processEmitter.event;
+  readonly onReport = this.reportEmitter.event;
+  readonly onOutput = this.outputEmitter.event;
+  readonly exited: Promise<ExitInfo>;
+  exitInfo: ExitInfo | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly reader: ReportReader,
+    private readonly reportDir: string,
+    readonly commandLine: string,
+  ) {
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => { this.exitInfo = { code, signal }; resolve(this.exitInfo); });
+    });
+    const onData = (chunk: Buffer) => { const text = chunk.toString('utf8'); this.output.push(text); this.outputEmitter.fire(text); };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    reader.onReport((report) => {
+      if (report.type === 'process') { this.processes.set(report.pid, report); this.processEmitter.fire(report); }
+      this.reportEmitter.fire(report);
+    });
+  }
+
+  get pid(): number { return this.child.pid!; }
+  get hasExited(): boolean { return this.exitInfo !== undefined; }
+
+  /** Stops the whole tree (SIGTERM, then SIGKILL after the grace period) and cleans up. Idempotent. */
+  stop(graceMs = 2000): Promise<void> {
+    this.stopping ??= (async () => {
+      if (!this.hasExited) await killTree(this.pid, { graceMs, processGroup: true });
+      else await killTree(this.pid, { graceMs: 0, processGroup: true }); // orphans of an exited root
+      this.reader.poll();
+      this.reader.dispose();
+      fs.rmSync(this.reportDir, { recursive: true, force: true });
+    })();
+    return this.stopping;
+  }
+
+  describeExit(): string {
+    const info = this.exitInfo;
+    if (!info) return 'is still running';
+    return info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+  }
+}
+
+/**
+ * Starts the command as the leader of a new process group, with Hotpath's preload in NODE_OPTIONS.
+ * Resolves once the process is spawned; readiness (a port, an inspector) is the caller's next step.
+ */
+export async function launchTarget(spec: LaunchSpec, token: CancellationToken = neverCancelled): Promise<LaunchedTarget> {
+  if (token.isCancellationRequested) throw cancelledError();
+  if (spec.command.length === 0) throw new HotpathError(ErrorCode.InvalidOption, 'No command to run: pass the app command after `--`, e.g. `hotpath profile -- node app.js`.');
+  const logger = spec.logger ?? silentLogger;
+  const preload = spec.preloadPath ?? defaultPreloadPath();
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-target-'));
+  const reportFile = path.join(reportDir, 'reports.jsonl');
+  fs.writeFileSync(reportFile, '');
+
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...spec.env })) if (v !== undefined) env[k] = v;
+  env.NODE_OPTIONS = [env.NODE_OPTIONS, `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
+  env[REPORT_FILE_ENV] = reportFile;
+  env[MODE_ENV] = spec.mode;
+
+  const commandLine = spec.command.join(' ');
+  logger.info(`Starting ${commandLine} in ${spec.cwd}`);
+  const child = spawn(spec.command[0], spec.command.slice(1), { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const spawned = await new Promise<Error | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (err) => resolve(err));
+  });
+  if (spawned) {
+    fs.rmSync(reportDir, { recursive: true, force: true });
+    const code = (spawned as NodeJS.ErrnoException).code;
+    const hint = code === 'ENOENT'
+      ? `'${spec.command[0]}' was not found on PATH (in ${spec.cwd}). Check the command, or run it through npm (e.g. \`-- npm start\`).`
+      : `${spawned.message}.`;
+    throw new HotpathError(ErrorCode.TargetSpawnFailed, `Could not start \`${commandLine}\`: ${hint}`);
+  }
+  const target = new LaunchedTarget(child, new ReportReader(reportFile), reportDir, commandLine);
+  if (token.isCancellationRequested) { await target.stop(); throw cancelledError(); }
+  return target;
+}

@@ -1,0 +1,52 @@
+/**
+ * What the preload (running inside each node process of the target) tells the launcher, one JSON
+ * object per line appended to the file named by HOTPATH_REPORT_FILE. A file, not a socket, because
+ * the preload must report synchronously before user code runs (and before waitForDebugger blocks).
+ */
+export const REPORT_FILE_ENV = 'HOTPATH_REPORT_FILE';
+export const MODE_ENV = 'HOTPATH_MODE';
+
+export type TargetMode = 'http' | 'script';
+
+export interface ProcessReport {
+  type: 'process';
+  pid: number;
+  ppid: number;
+  argv: string[];
+  execArgv: string[];
+  nodeVersion: string;
+  nodeEnv: string | null;
+  /** `process.config.variables.v8_enable_maglev`: which V8 tiers exist in this build. */
+  maglev: boolean;
+  /** ws:// URL of this process's inspector, or null with `inspectorError` set. */
+  inspectorUrl: string | null;
+  inspectorError?: string;
+  /** True in script mode: the process is paused until a debugger runs it. */
+  waiting: boolean;
+}
+
+export interface ListeningReport {
+  type: 'listening';
+  pid: number;
+  port: number;
+  address: string;
+}
+
+export interface ListenErrorReport {
+  type: 'listen-error';
+  pid: number;
+  code: string;
+  port: number | null;
+  message: string;
+}
+
+export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport;
+
+export function parseReportLine(line: string): TargetReport | undefined {
+  try {
+    const value = JSON.parse(line);
+    return value && typeof value.type === 'string' && typeof value.pid === 'number' ? value : undefined;
+  } catch {
+    return undefined; // a partial line still being written: read again later
+  }
+}

@@ -1,0 +1,121 @@
+import * as path from 'node:path';
+import type { Warning } from '../common/warnings';
+import type { LoadOptions, LoadOptionsInput } from '../load/options';
+import type { LoadResult } from '../load/result';
+import { type Baseline, BaselineStore } from '../stats/baselineStore';
+import { compareRuns, type Comparison } from '../stats/compare';
+import { captureEnvironment, compareEnvironments } from '../stats/environment';
+import { summarizeRun, type RunSummary } from '../stats/runSummary';
+import { measureRuns } from './measureRuns';
+import { nodeEnvWarning } from './preflight';
+import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
+import type { TargetCommand } from './runningTarget';
+
+export interface BaselineRequest extends TargetCommand {
+  load: LoadOptionsInput;
+  runs: number;
+  name: string;
+  /** Default <cwd>/.hotpath/baselines */
+  storeDir?: string;
+}
+
+export interface BaselineResult {
+  kind: 'baseline';
+  name: string;
+  path: string;
+  target: TargetInfo;
+  loadOptions: LoadOptions;
+  runs: RunSummary[];
+  load: LoadResult;
+  summary: { requestsPerSecond: number; p99Ms: number };
+  warnings: Warning[];
+}
+
+export interface VerifyResult {
+  kind: 'verify';
+  name: string;
+  target: TargetInfo;
+  loadOptions: LoadOptions;
+  runs: RunSummary[];
+  load: LoadResult;
+  baseline: { createdAt: string; runs: RunSummary[]; nodeVersion: string; nodeEnv: string | null };
+  comparison: Comparison;
+  warnings: Warning[];
+}
+
+export function baselineDir(request: { cwd: string; storeDir?: string }): string {
+  return request.storeDir ?? path.join(request.cwd, '.hotpath', 'baselines');
+}
+
+function meanOf(runs: RunSummary[], key: 'requestsPerSecond' | 'p99Ms'): number {
+  return runs.reduce((sum, r) => sum + r[key], 0) / Math.max(1, runs.length);
+}
+
+/** The run whose throughput is the median one: the representative result for display. */
+function medianResult(results: LoadResult[]): LoadResult {
+  return [...results].sort((a, b) => a.requests.mean - b.requests.mean)[Math.floor(results.length / 2)];
+}
+
+export async function establishBaseline(request: BaselineRequest, deps: WorkflowDeps = {}): Promise<BaselineResult> {
+  const measured = await measureRuns(request, request.load, request.runs, deps);
+  const runs = measured.results.map(summarizeRun);
+  const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
+  const baseline: Baseline = {
+    version: 1, name: request.name, createdAt: new Date().toISOString(), command: request.command, cwd: request.cwd,
+    load: measured.loadOptions, runs, results: measured.results, environment,
+  };
+  const store = new BaselineStore(baselineDir(request));
+  const file = await store.save(baseline);
+  const warnings = collectWarnings(measured.results, measured.process.nodeEnv);
+  return {
+    kind: 'baseline', name: request.name, path: file, target: targetInfo(request, measured),
+    loadOptions: measured.loadOptions, runs, load: medianResult(measured.results),
+    summary: { requestsPerSecond: meanOf(runs, 'requestsPerSecond'), p99Ms: meanOf(runs, 'p99Ms') }, warnings,
+  };
+}
+
+export interface VerifyRequest extends TargetCommand {
+  /** Only the load options the user set; the rest comes from the baseline, so the load is the same. */
+  load: LoadOptionsInput;
+  runs?: number;
+  name: string;
+  storeDir?: string;
+}
+
+export async function verifyAgainstBaseline(request: VerifyRequest, deps: WorkflowDeps = {}): Promise<VerifyResult> {
+  const store = new BaselineStore(baselineDir(request));
+  const baseline = await store.load(request.name);
+  const { port: _port, url: _url, ...baselineLoad } = baseline.load;
+  const load: LoadOptionsInput = { ...baselineLoad, ...request.load };
+  const runs = request.runs ?? baseline.runs.length;
+  const measured = await measureRuns(request, load, runs, deps);
+  const current = measured.results.map(summarizeRun);
+  const comparison = compareRuns(baseline.runs, current);
+  const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
+  const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];
+  const differs = (['connections', 'durationSeconds', 'pipelining', 'method', 'path'] as const).filter((k) => baseline.load[k] !== measured.loadOptions[k]);
+  if (differs.length) {
+    warnings.push({ code: 'LOAD_DIFFERS', message: `The load differs from the baseline's (${differs.map((k) => `${k}: ${baseline.load[k]} → ${measured.loadOptions[k]}`).join(', ')}), so the comparison mixes two workloads. Re-run without those options, or record a new baseline.` });
+  }
+  return {
+    kind: 'verify', name: request.name, target: targetInfo(request, measured), loadOptions: measured.loadOptions,
+    runs: current, load: medianResult(measured.results),
+    baseline: { createdAt: baseline.createdAt, runs: baseline.runs, nodeVersion: baseline.environment.nodeVersion, nodeEnv: baseline.environment.nodeEnv },
+    comparison, warnings,
+  };
+}
+
+function targetInfo(request: TargetCommand, measured: { process: { pid: number; nodeVersion: string; nodeEnv: string | null }; port: number }): TargetInfo {
+  return { command: request.command, pid: measured.process.pid, port: measured.port, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv };
+}
+
+function collectWarnings(results: LoadResult[], nodeEnv: string | null): Warning[] {
+  const warnings: Warning[] = [];
+  const env = nodeEnvWarning(nodeEnv);
+  if (env) warnings.push(env);
+  const seen = new Set<string>();
+  for (const w of results.flatMap((r) => r.warnings)) {
+    if (!seen.has(w.code)) { seen.add(w.code); warnings.push(w); }
+  }
+  return warnings;
+}

@@ -1,0 +1,132 @@
+import * as path from 'node:path';
+import { neverCancelled } from '../common/cancellation';
+import { DisposableStore } from '../common/disposable';
+import { cancelledError, errorMessage, ErrorCode, HotpathError } from '../common/errors';
+import { silentLogger } from '../common/logger';
+import type { Warning } from '../common/warnings';
+import { CdpClient } from '../inspector/cdpClient';
+import { type CapturedProfile, ProfilingRun } from '../inspector/profilingRun';
+import { launchTarget } from '../target/launcher';
+import type { ProcessReport } from '../target/reports';
+import { analyzeProfiles, type Analysis } from './analyze';
+import { nodeEnvWarning } from './preflight';
+import { saveProfiles, type SavedProfile } from './profileStore';
+import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
+
+export interface ScriptRequest {
+  command: string[];
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  samplingIntervalMicros: number;
+  outDir?: string;
+  name: string;
+  workers?: boolean;
+  limit?: number;
+  /** Stop the script after this long (its profile so far is kept); default: no limit. */
+  timeoutMs?: number;
+}
+
+export interface ScriptResult extends Analysis {
+  kind: 'script';
+  target: TargetInfo & { exitCode: number | null; signal: string | null };
+  profilePath: string;
+  profiles: SavedProfile[];
+  samplingIntervalMicros: number;
+  durationMs: number;
+}
+
+/**
+ * Script mode: profile a command that runs to completion, startup included. Each node process of
+ * the command pauses in the preload until we have started its profiler; at exit Node waits for us
+ * to collect the profile ("Waiting for the debugger to disconnect").
+ */
+export async function profileScript(request: ScriptRequest, deps: WorkflowDeps = {}): Promise<ScriptResult> {
+  const token = deps.token ?? neverCancelled;
+  const logger = deps.logger ?? silentLogger;
+  const progress = deps.onProgress ?? (() => {});
+  const started = Date.now();
+  progress({ stage: 'starting', message: `Running ${request.command.join(' ')}` });
+  const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger }, token);
+  const subs = new DisposableStore();
+  const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string }> = [];
+
+  const attach = async (proc: ProcessReport) => {
+    const entry: (typeof runs)[number] = { process: proc };
+    runs.push(entry);
+    if (!proc.inspectorUrl) { entry.error = proc.inspectorError ?? 'no inspector'; return; }
+    try {
+      entry.client = await CdpClient.connect(proc.inspectorUrl, { token, logger });
+      entry.run = await ProfilingRun.start(entry.client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers, logger });
+      // The process waits at exit while we are attached: once its profile is collected, let it go.
+      const client = entry.client;
+      entry.run.onEnded(() => void client.close());
+      progress({ stage: 'profiling', message: `Profiling PID ${proc.pid} (${path.basename(proc.argv[1] ?? 'node')})` });
+    } catch (err) {
+      entry.error = errorMessage(err);
+      logger.warn(`Could not profile PID ${proc.pid}: ${entry.error}`);
+    } finally {
+      // Always let it run: a process left paused would hang the command.
+      await entry.client?.trySend('Runtime.runIfWaitingForDebugger');
+    }
+  };
+  const attaching: Promise<void>[] = [];
+  subs.add(target.onProcess((proc) => attaching.push(attach(proc))));
+  for (const proc of target.processes.values()) attaching.push(attach(proc));
+
+  let timedOut = false;
+  const timer = request.timeoutMs ? setTimeout(() => { timedOut = true; void stopAll(); }, request.timeoutMs) : undefined;
+  const stopAll = async () => { await Promise.all(runs.map((r) => r.run?.stop())); await target.stop(); };
+  subs.add(token.onCancellationRequested(() => { void target.stop(); }));
+
+  let captured: CapturedProfile[] = [];
+  try {
+    const exit = await target.exited;
+    await Promise.all(attaching);
+    if (token.isCancellationRequested) throw cancelledError();
+    // A script's threads end on their own: that is the end of the run, not a partial profile.
+    for (const r of runs) if (r.run) captured.push(...(await r.run.stop()).map((c) => ({ ...c, partial: false })));
+    if (captured.length === 0) {
+      const reason = runs.length === 0
+        ? 'no Node.js process of the command started (is it a Node.js program?)'
+        : runs.map((r) => `PID ${r.process.pid}: ${r.error ?? 'no profile'}`).join('; ');
+      throw new HotpathError(ErrorCode.InspectorUnavailable, `\`${request.command.join(' ')}\` ${target.describeExit()}, but nothing was profiled: ${reason}.${target.output.forMessage()}`);
+    }
+    // The process that did the most work is the one the user meant; keep the others too.
+    captured = rankByWork(captured);
+    progress({ stage: 'analyzing', message: 'Analyzing the profile' });
+    const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
+    const saved = await saveProfiles(outDir, request.name, captured);
+    const analysis = await analyzeProfiles(saved, { limit: request.limit });
+    const main = runs.find((r) => r.process.pid === captured[0].pid)!.process;
+    const warnings: Warning[] = [...analysis.warnings];
+    if (timedOut) warnings.unshift({ code: 'SCRIPT_TIMEOUT', message: `The script was stopped after ${Math.round(request.timeoutMs! / 1000)} s (--timeout); the profile covers the time until then.` });
+    else if (exit.code !== 0) warnings.unshift({ code: 'SCRIPT_FAILED', message: `The script ${target.describeExit()}; the profile covers its run until then.${target.output.forMessage()}` });
+    const envWarning = nodeEnvWarning(main.nodeEnv);
+    if (envWarning) warnings.unshift(envWarning);
+    return {
+      kind: 'script',
+      target: { command: request.command, pid: main.pid, nodeVersion: main.nodeVersion, nodeEnv: main.nodeEnv, exitCode: exit.code, signal: exit.signal },
+      profilePath: saved[0].path,
+      profiles: saved,
+      samplingIntervalMicros: request.samplingIntervalMicros,
+      durationMs: Date.now() - started,
+      ...analysis,
+      warnings,
+    };
+  } finally {
+    if (timer) clearTimeout(timer);
+    subs.dispose();
+    for (const r of runs) { r.run?.dispose(); await r.client?.close(); }
+    await target.stop();
+  }
+}
+
+function activeMicros(c: CapturedProfile): number {
+  return (c.profile.endTime ?? 0) - (c.profile.startTime ?? 0);
+}
+
+function rankByWork(captured: CapturedProfile[]): CapturedProfile[] {
+  const mainThreads = captured.filter((c) => c.thread === 'main').sort((a, b) => activeMicros(b) - activeMicros(a));
+  const top = mainThreads[0];
+  return [top, ...captured.filter((c) => c !== top)];
+}

@@ -1,0 +1,35 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { CapturedProfile } from '../inspector/profilingRun';
+
+export interface SavedProfile {
+  thread: string;
+  path: string;
+  partial: boolean;
+}
+
+/** `20261122-081630` in local time: sortable, readable, safe in file names. */
+export function timestamp(date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
+}
+
+function threadSuffix(thread: string): string {
+  return thread === 'main' ? '' : '.' + thread.replace(/\s*\(.*\)$/, '').replace(/[^a-z0-9]+/gi, '-');
+}
+
+/**
+ * Writes each captured thread's profile as a standard .cpuprofile (openable in Chrome DevTools,
+ * VS Code, speedscope): `<dir>/<stamp>-<name>.cpuprofile`, workers as `….worker-1.cpuprofile`.
+ */
+export async function saveProfiles(dir: string, name: string, captured: CapturedProfile[]): Promise<SavedProfile[]> {
+  await fs.mkdir(dir, { recursive: true });
+  const stem = `${timestamp()}-${name}`;
+  const saved: SavedProfile[] = [];
+  for (const c of captured) {
+    const file = path.join(dir, `${stem}${threadSuffix(c.thread)}.cpuprofile`);
+    await fs.writeFile(file, JSON.stringify(c.profile));
+    saved.push({ thread: c.thread, path: file, partial: c.partial });
+  }
+  return saved;
+}

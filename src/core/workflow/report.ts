@@ -1,0 +1,20 @@
+import * as path from 'node:path';
+import { loadProfile, rankHotspots, rankLines } from '../profile';
+import type { Analysis, ThreadHotLine, ThreadHotspot } from './analyze';
+
+export interface ReportResult extends Analysis {
+  kind: 'report';
+  profilePath: string;
+  durationMs: number;
+  sampleCount: number;
+}
+
+/** `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk. */
+export async function reportProfile(file: string, options: { limit?: number } = {}): Promise<ReportResult> {
+  const profilePath = path.resolve(file);
+  const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main' });
+  const limit = options.limit ?? 20;
+  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
+  const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings] };
+}

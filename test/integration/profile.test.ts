@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { APPS, marker, QUICK_LOAD, ROOT, runCli, waitForNoProcesses } from '../helpers/cli';
+
+describe('hotpath profile (real app, real load, real inspector)', function () {
+  this.timeout(120_000);
+  let out: string;
+  before(() => { out = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-it-')); });
+  after(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('names the known hot function as the top user-code hotspot, with file:line, and stops the app', async () => {
+    const tag = marker();
+    const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
+    assert.equal(run.code, 0, run.stderr);
+    const doc = run.json();
+    const top = doc.hotspots.find((h: any) => h.category === 'user');
+    assert.equal(top.function, 'fibonacciHot');
+    assert.equal(top.file, path.join(APPS, 'hot-server.js'));
+    assert.equal(top.line, 4, 'fibonacciHot is declared on line 4 (1-based)');
+    assert.ok(top.selfPct > 30, `fibonacciHot should dominate, got ${top.selfPct}%`);
+    assert.ok(doc.load.requests.total > 0 && doc.load.requests.perSecond.length >= 2);
+    assert.ok(doc.lines.some((l: any) => l.file === top.file && l.line >= 4 && l.line <= 6), 'a hot line inside fibonacciHot');
+    assert.ok(fs.existsSync(doc.profilePath), 'the raw .cpuprofile is saved');
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(doc.profilePath, 'utf8'))).sort().slice(0, 5), ['endTime', 'nodes', 'samples', 'startTime', 'timeDeltas']);
+    const envWarning = doc.warnings.find((w: any) => w.code === 'NODE_ENV_NOT_PRODUCTION');
+    assert.ok(envWarning, 'NODE_ENV warning present');
+    assert.match(envWarning.message, /NODE_ENV=production/);
+    assert.ok(doc.target.pid > 0 && doc.target.port > 0);
+    assert.deepEqual(await waitForNoProcesses(tag), [], 'no target process left behind');
+  });
+
+  it('drops the NODE_ENV warning when the app runs in production, and prints a readable table', async () => {
+    const tag = marker();
+    const run = await runCli(['profile', ...QUICK_LOAD, '--env', 'NODE_ENV=production', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Top user-code hotspot: fibonacciHot at test\/fixtures\/apps\/hot-server\.js:4/);
+    assert.match(run.stdout, /Hotspots \(by self time\)/);
+    assert.doesNotMatch(run.stdout, /NODE_ENV_NOT_PRODUCTION/);
+    assert.deepEqual(await waitForNoProcesses(tag), []);
+  });
+
+  it('finds the port and the right process behind `npm start`', async () => {
+    const tag = marker();
+    const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--out', out, '--cwd', path.join(APPS, 'npm-app'), '--', 'npm', 'start', '--', tag]);
+    assert.equal(run.code, 0, run.stderr);
+    const doc = run.json();
+    const top = doc.hotspots.find((h: any) => h.category === 'user');
+    assert.equal(top.function, 'slugifyHot');
+    assert.equal(top.file, path.join(APPS, 'npm-app', 'server.js'));
+    assert.deepEqual(await waitForNoProcesses(tag), []);
+  });
+
+  it('maps a TypeScript app back to its .ts file and lines through the source map', async () => {
+    const build = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-ts-'));
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/esbuild/bin/esbuild'), path.join(APPS, 'ts-server/server.ts'),
+        '--bundle', '--platform=node', '--sourcemap', `--outfile=${path.join(build, 'server.js')}`]);
+      const tag = marker();
+      const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--out', out, '--', 'node', path.join(build, 'server.js'), tag]);
+      assert.equal(run.code, 0, run.stderr);
+      const doc = run.json();
+      const top = doc.hotspots.find((h: any) => h.category === 'user');
+      assert.equal(top.function, 'distanceSumHot');
+      assert.equal(top.file, path.join(APPS, 'ts-server', 'server.ts'));
+      assert.equal(top.line, 7, 'distanceSumHot is declared on line 7 of server.ts');
+      const hotLine = doc.lines.find((l: any) => l.file.endsWith('server.ts'));
+      assert.ok(hotLine && hotLine.line >= 8 && hotLine.line <= 13, `hot line inside the loop, got ${JSON.stringify(hotLine)}`);
+      assert.deepEqual(await waitForNoProcesses(tag), []);
+    } finally {
+      fs.rmSync(build, { recursive: true, force: true });
+    }
+  });
+});

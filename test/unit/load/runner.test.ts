@@ -1,0 +1,132 @@
+import * as assert from 'node:assert/strict';
+import { CancellationTokenSource } from '../../../src/core/common/cancellation';
+import { ErrorCode, HotpathError } from '../../../src/core/common/errors';
+import { resolveLoadOptions } from '../../../src/core/load/options';
+import { runLoad, type LoadProgress } from '../../../src/core/load/runner';
+import { closedPort, startServer, waitFor, type TestServer } from './testServer';
+
+// Real, short loads against servers these tests start on 127.0.0.1; each is bounded by its duration.
+describe('runLoad (real autocannon against a loopback server)', function () {
+  this.timeout(30_000);
+  let server: TestServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function rejection(promise: Promise<unknown>): Promise<HotpathError> {
+    try {
+      await promise;
+    } catch (err) {
+      assert.ok(err instanceof HotpathError, `expected HotpathError, got ${String(err)}`);
+      return err;
+    }
+    assert.fail('expected the load to reject');
+  }
+
+  it('measures a healthy server and returns consistent, JSON-safe numbers', async () => {
+    server = await startServer((_req, res) => res.end('hello'));
+    const progress: LoadProgress[] = [];
+    const options = resolveLoadOptions({ connections: 4, durationSeconds: 2, warmupSeconds: 1 }, { port: server.port });
+    const result = await runLoad(options, { onProgress: (p) => progress.push(p) });
+
+    assert.equal(result.url, server.url);
+    assert.equal(result.method, 'GET');
+    assert.equal(result.connections, 4);
+    assert.equal(result.pipelining, 1);
+    assert.ok(Math.abs(result.durationSeconds - 2) < 0.5, `duration ${result.durationSeconds}`);
+    assert.ok(Math.abs(result.requests.perSecond.length - 2) <= 1, `perSecond ${JSON.stringify(result.requests.perSecond)}`);
+    const sum = result.requests.perSecond.reduce((a, b) => a + b, 0);
+    assert.equal(result.requests.total, sum);
+    assert.ok(result.requests.total > 0);
+    assert.ok(result.requests.min <= result.requests.mean && result.requests.mean <= result.requests.max);
+    const { p50, p90, p99, max } = result.latencyMs;
+    assert.ok(p50 <= p90 && p90 <= p99 && p99 <= max, JSON.stringify(result.latencyMs));
+    assert.equal(result.errors, 0);
+    assert.equal(result.non2xx, 0);
+    assert.deepEqual(result.statusCodes, { 200: result.requests.total });
+    assert.ok(result.throughputBytesPerSec.mean > 0);
+    assert.ok(result.loadGeneratorCpuPct > 0);
+    assert.ok(!result.warnings.some((w) => w.code === 'LOAD_ERRORS'));
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result);
+
+    const phases = new Set(progress.map((p) => p.phase));
+    assert.deepEqual([...phases], ['warmup', 'measure']);
+    const measure = progress.filter((p) => p.phase === 'measure');
+    assert.ok(measure.every((p) => p.totalSeconds === 2 && p.errors === 0 && p.requestsPerSecond > 0));
+    assert.deepEqual(measure.map((p) => p.requestsPerSecond), result.requests.perSecond);
+
+    // Nothing left open once the promise settled.
+    assert.equal(await waitFor(server.connections, (n) => n === 0, 2000), 0);
+  });
+
+  it('counts non-2xx responses and warns when they dominate', async () => {
+    server = await startServer((_req, res) => { res.statusCode = 500; res.end('boom'); });
+    const result = await runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0 }, { port: server.port }));
+    assert.ok(result.requests.total > 0);
+    assert.equal(result.non2xx, result.requests.total);
+    assert.deepEqual(result.statusCodes, { 500: result.requests.total });
+    const warning = result.warnings.find((w) => w.code === 'LOAD_ERRORS');
+    assert.ok(warning, JSON.stringify(result.warnings));
+    assert.match(warning.message, /^100% of requests failed: [\d,]+ non-2xx responses \(500×[\d,]+\)/);
+  });
+
+  it('fails fast with LoadFailed when nothing listens on the port', async () => {
+    const port = await closedPort();
+    const started = Date.now();
+    // 3 s warm-up + 10 s measure if it waited it out; it should give up after about a second.
+    const err = await rejection(runLoad(resolveLoadOptions({ connections: 2 }, { port })));
+    assert.equal(err.code, ErrorCode.LoadFailed);
+    assert.match(err.message, new RegExp(`^No request succeeded: [\\d,]+ connection errors \\(ECONNREFUSED\\) against http://127\\.0\\.0\\.1:${port}/\\. Is the app listening on that port and path\\?$`));
+    assert.ok(Date.now() - started < 8000, `took ${Date.now() - started} ms`);
+  });
+
+  it('fails with LoadFailed naming the timeout when the app never answers', async () => {
+    server = await startServer(() => { /* never respond */ });
+    const err = await rejection(runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 2, warmupSeconds: 0, timeoutSeconds: 1 }, { port: server.port })));
+    assert.equal(err.code, ErrorCode.LoadFailed);
+    assert.match(err.message, /requests timed out after 1 s against/);
+    assert.equal(await waitFor(server.connections, (n) => n === 0, 2000), 0);
+  });
+
+  it('stops promptly on cancellation, rejects with Cancelled and closes every connection', async () => {
+    server = await startServer((_req, res) => res.end('ok'));
+    const source = new CancellationTokenSource();
+    const options = resolveLoadOptions({ connections: 5, durationSeconds: 20, warmupSeconds: 0 }, { port: server.port });
+    const running = runLoad(options, { token: source.token });
+    await waitFor(server.connections, (n) => n === 5, 2000);
+    const cancelledAt = Date.now();
+    source.cancel();
+    const err = await rejection(running);
+    assert.equal(err.code, ErrorCode.Cancelled);
+    // autocannon acts on stop() at its next 1 s sample; generous bound for a loaded 2-core machine.
+    assert.ok(Date.now() - cancelledAt < 3000, `took ${Date.now() - cancelledAt} ms`);
+    assert.equal(await waitFor(server.connections, (n) => n === 0, 2000), 0);
+  });
+
+  it('cancels during the warm-up phase too', async () => {
+    server = await startServer((_req, res) => res.end('ok'));
+    const source = new CancellationTokenSource();
+    const phases: string[] = [];
+    const running = runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 5, warmupSeconds: 10 }, { port: server.port }), {
+      token: source.token,
+      onProgress: (p) => phases.push(p.phase),
+    });
+    setTimeout(() => source.cancel(), 300);
+    const err = await rejection(running);
+    assert.equal(err.code, ErrorCode.Cancelled);
+    assert.ok(!phases.includes('measure'));
+    assert.equal(await waitFor(server.connections, (n) => n === 0, 2000), 0);
+  });
+
+  it('rejects at once when already cancelled, without sending a request', async () => {
+    let requests = 0;
+    server = await startServer((_req, res) => { requests++; res.end(); });
+    const source = new CancellationTokenSource();
+    source.cancel();
+    const err = await rejection(runLoad(resolveLoadOptions({ warmupSeconds: 0, durationSeconds: 1 }, { port: server.port }), { token: source.token }));
+    assert.equal(err.code, ErrorCode.Cancelled);
+    assert.equal(requests, 0);
+  });
+});
