@@ -10,10 +10,11 @@ const cli = path.join(root, 'dist', 'cli.js');
 const shop = path.join(root, 'examples', 'shop');
 const load = ['--duration', '4', '--warmup', '1', '--connections', '8'];
 const app = ['--', 'node', 'server.js'];
+const portAnywhere = ['--env', 'PORT=0']; // the shop defaults to 3000; let it take any free port
 
 function step(title, args) {
   process.stdout.write(`\n━━ ${title}\n$ hotpath ${args.join(' ')}\n\n`);
-  const result = spawnSync(process.execPath, [cli, ...args, ...app], { cwd: shop, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [cli, ...args, ...portAnywhere, ...app], { cwd: shop, stdio: 'inherit' });
   if (result.status !== 0 && !(args[0] === 'verify' && result.status === 3)) {
     process.stderr.write(`demo: step "${title}" failed (exit ${result.status})\n`);
     process.exit(result.status || 1);

@@ -6,6 +6,7 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
+import type { MetricComparison } from '../core/stats/compare';
 import { displayPath, int, location, ms, pct, signedPct } from './format';
 
 const plain = { chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' }, style: { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 } };
@@ -62,13 +63,17 @@ export function renderBaseline(r: BaselineResult, cwd: string): string {
   return `Hotpath baseline '${r.name}': ${r.target.command.join(' ')} (Node ${r.target.nodeVersion})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
+function metricLine(label: string, m: MetricComparison, fmt: (n: number) => string): string {
+  const change = m.diffPct === null ? '' : `  ${signedPct(m.diffPct)}`;
+  const ci = m.ciLowPct !== null && m.ciHighPct !== null ? ` (95% CI ${signedPct(m.ciLowPct)} … ${signedPct(m.ciHighPct)}` : ' (untested';
+  const p = m.pValue !== null ? `, p=${m.pValue < 0.001 ? '<0.001' : m.pValue.toFixed(3)})` : ')';
+  return `  ${label} ${fmt(m.baselineMean)} → ${fmt(m.currentMean)}${change}${ci}${p}${m.significant ? '' : ' — not significant'}\n`;
+}
+
 export function renderVerify(r: VerifyResult): string {
   const c = r.comparison;
-  const rps = c.requestsPerSecond;
-  const p99 = c.p99Ms;
   const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
   return `Hotpath verify against '${r.name}' (baseline of ${r.baseline.createdAt}): ${r.target.command.join(' ')}\n` +
-    `  req/s: ${int(rps.baselineMean)} → ${int(rps.currentMean)}  ${signedPct(rps.diffPct)} (95% CI ${signedPct(rps.ciLowPct)} … ${signedPct(rps.ciHighPct)}, p=${rps.pValue.toFixed(3)})\n` +
-    `  p99:   ${ms(p99.baselineMean)} → ${ms(p99.currentMean)}  ${signedPct(p99.diffPct)} (95% CI ${signedPct(p99.ciLowPct)} … ${signedPct(p99.ciHighPct)})\n` +
-    `  ${c.method}; n = ${c.n.baseline} vs ${c.n.current} runs\n\nVerdict: ${verdict}\n` + warningsBlock(r.warnings);
+    metricLine('req/s:', c.requestsPerSecond, int) + metricLine('p99:  ', c.p99Ms, ms) +
+    `  ${c.method}; n = ${c.n.baseline} vs ${c.n.current} runs\n\nVerdict: ${verdict} — ${c.summary}\n` + warningsBlock(r.warnings);
 }

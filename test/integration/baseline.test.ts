@@ -11,7 +11,7 @@ import { APPS, marker, runCli, waitForNoProcesses } from '../helpers/cli';
 describe('hotpath baseline / verify', function () {
   this.timeout(180_000);
   let cwd: string;
-  const load = ['--duration', '2', '--warmup', '0.5', '--connections', '4', '--runs', '3'];
+  const load = ['--duration', '2', '--warmup', '1', '--connections', '4', '--runs', '3'];
   before(() => { cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bl-')); });
   after(() => fs.rmSync(cwd, { recursive: true, force: true }));
 

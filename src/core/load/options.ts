@@ -149,27 +149,25 @@ function resolveUrl(raw: unknown): string {
  * the VS Code setting for the editor front end.
  */
 export function resolveLoadOptions(partial: LoadOptionsInput = {}, context: { port?: number } = {}): LoadOptions {
-  const pick = <K extends keyof LoadOptionsInput>(key: K): LoadOptionsInput[K] => partial[key];
-
   const resolved: LoadOptions = {
-    path: resolvePath(pick('path') ?? DEFAULT_LOAD_OPTIONS.path),
-    method: resolveMethod(pick('method') ?? DEFAULT_LOAD_OPTIONS.method),
-    headers: resolveHeaders(pick('headers')),
-    connections: wholeNumber('connections', pick('connections') ?? DEFAULT_LOAD_OPTIONS.connections, 1),
-    durationSeconds: wholeNumber('durationSeconds', pick('durationSeconds') ?? DEFAULT_LOAD_OPTIONS.durationSeconds, 1),
-    warmupSeconds: wholeNumber('warmupSeconds', pick('warmupSeconds') ?? DEFAULT_LOAD_OPTIONS.warmupSeconds, 0),
-    pipelining: wholeNumber('pipelining', pick('pipelining') ?? DEFAULT_LOAD_OPTIONS.pipelining, 1),
-    timeoutSeconds: wholeNumber('timeoutSeconds', pick('timeoutSeconds') ?? DEFAULT_LOAD_OPTIONS.timeoutSeconds, 1),
+    path: resolvePath(partial.path ?? DEFAULT_LOAD_OPTIONS.path),
+    method: resolveMethod(partial.method ?? DEFAULT_LOAD_OPTIONS.method),
+    headers: resolveHeaders(partial.headers),
+    connections: wholeNumber('connections', partial.connections ?? DEFAULT_LOAD_OPTIONS.connections, 1),
+    durationSeconds: wholeNumber('durationSeconds', partial.durationSeconds ?? DEFAULT_LOAD_OPTIONS.durationSeconds, 1),
+    warmupSeconds: wholeNumber('warmupSeconds', partial.warmupSeconds ?? DEFAULT_LOAD_OPTIONS.warmupSeconds, 0),
+    pipelining: wholeNumber('pipelining', partial.pipelining ?? DEFAULT_LOAD_OPTIONS.pipelining, 1),
+    timeoutSeconds: wholeNumber('timeoutSeconds', partial.timeoutSeconds ?? DEFAULT_LOAD_OPTIONS.timeoutSeconds, 1),
   };
 
-  const body = pick('body');
+  const body = partial.body;
   if (body !== undefined) {
     if (typeof body !== 'string') throw optionError('body', `must be text (got ${shown(body)}).`);
     resolved.body = body;
   }
 
-  const url = pick('url');
-  const port = pick('port') ?? context.port;
+  const url = partial.url;
+  const port = partial.port ?? context.port;
   if (url !== undefined) resolved.url = resolveUrl(url);
   if (port !== undefined) resolved.port = wholeNumber('port', port, 1, 65535);
   if (resolved.url === undefined && resolved.port === undefined) {
@@ -178,7 +176,11 @@ export function resolveLoadOptions(partial: LoadOptionsInput = {}, context: { po
   return resolved;
 }
 
-/** The URL load is sent to: the explicit url, else the app's port on loopback plus the path. */
+/**
+ * The URL load is sent to: the explicit url (its own path wins over `path`), else the app's port on
+ * 127.0.0.1 plus the path. An IPv4 literal rather than 'localhost', which newer Node may resolve to ::1
+ * while the app listens on IPv4 only.
+ */
 export function targetUrl(options: Pick<LoadOptions, 'url' | 'port' | 'path'>): string {
   if (options.url !== undefined) return options.url;
   if (options.port === undefined) throw optionError('url', 'or --port is needed to build the target URL.');

@@ -102,6 +102,7 @@ const enum FrameKey { FunctionName, ScriptId, Url, LineNumber, ColumnNumber }
 const TICK_KEYS = keys('line', 'ticks');
 const enum TickKey { Line, Ticks }
 
+const INTERN_CACHE_SIZE = 4096; // a power of two
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
@@ -177,6 +178,10 @@ class Scanner {
   private arrInts: Int32Array | null = null;
   private arrFloats: Float64Array | null = null;
   private skipStack = new Uint8Array(64);
+  // Intern cache: byte position, length and string id of a recent string per slot (see internString).
+  private readonly cacheStart = new Int32Array(INTERN_CACHE_SIZE).fill(-1);
+  private readonly cacheLength = new Int32Array(INTERN_CACHE_SIZE);
+  private readonly cacheId = new Int32Array(INTERN_CACHE_SIZE);
 
   constructor(
     private readonly buf: Buffer,
@@ -205,7 +210,7 @@ class Scanner {
         this.source,
         first === Ch.LBracket
           ? 'it is a JSON array, not an object (this looks like a Chrome performance trace: a list of trace events)'
-          : `it is a JSON ${kind}, not an object`,
+          : `it is ${kind}, not a JSON object`,
         first === Ch.LBracket
           ? 'Open a trace in Chrome DevTools\' Performance panel; Hotpath reads .cpuprofile files (e.g. from `node --cpu-prof`).'
           : undefined,
@@ -231,7 +236,9 @@ class Scanner {
         p = this.expectColon(p, inside);
         switch (key) {
           case Top.Nodes:
-            if (buf[p] !== Ch.LBracket) throw this.schema(`"nodes" is ${this.describeValue(p) ?? 'not a value'}, expected an array`);
+            if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `"nodes"`, 'an array');
+            // A repeated key replaces the earlier value, as with JSON.parse.
+            this.nodes.count = this.childIds.length = this.tickLine.length = this.tickCount.length = 0;
             p = this.scanNodes(p);
             sawNodes = true;
             break;
@@ -331,8 +338,7 @@ class Scanner {
     if (buf[p] === Ch.RBracket) return p + 1;
     for (;;) {
       if (buf[p] !== Ch.LBrace) {
-        if (p >= this.len) throw this.unexpected(p, inside);
-        throw this.schema(`nodes[${this.nodes.count}] is ${this.describeValue(p) ?? 'not a value'}, expected an object`);
+        throw this.wrongType(p, `nodes[${this.nodes.count}]`, 'an object');
       }
       p = this.scanNode(p);
       p = this.skipWs(p);
@@ -380,7 +386,7 @@ class Scanner {
             hasId = true;
             break;
           case NodeKey.CallFrame:
-            if (buf[p] !== Ch.LBrace) throw this.schema(`nodes[${i}].callFrame is ${this.describeValue(p) ?? 'not a value'}, expected an object`);
+            if (buf[p] !== Ch.LBrace) throw this.wrongType(p, `nodes[${i}].callFrame`, 'an object');
             p = this.scanCallFrame(p, i);
             hasFrame = true;
             break;
@@ -409,6 +415,7 @@ class Scanner {
               p = this.scanString(p, inside);
               n.deoptReason[i] = this.strEnd > this.strStart ? this.internString() : -1;
             } else {
+              n.deoptReason[i] = -1;
               p = this.skipValue(p); // null or anything else: not a reason
             }
             break;
@@ -434,6 +441,9 @@ class Scanner {
     const buf = this.buf;
     const n = this.nodes;
     const inside = 'inside a callFrame object';
+    // A repeated "callFrame" replaces the earlier one entirely, as with JSON.parse.
+    n.functionName[i] = n.url[i] = n.scriptId[i] = -1;
+    n.lineNumber[i] = n.columnNumber[i] = -1;
     p = this.skipWs(p + 1);
     if (buf[p] !== Ch.RBrace) {
       for (;;) {
@@ -445,7 +455,7 @@ class Scanner {
           case FrameKey.FunctionName:
           case FrameKey.Url:
             if (buf[p] !== Ch.Quote) {
-              throw this.schema(`nodes[${i}].callFrame.${FRAME_KEYS[key].text} is ${this.describeValue(p) ?? 'not a value'}, expected a string`);
+              throw this.wrongType(p, `nodes[${i}].callFrame.${FRAME_KEYS[key].text}`, 'a string');
             }
             p = this.scanString(p, inside);
             if (key === FrameKey.Url) n.url[i] = this.internString();
@@ -492,14 +502,13 @@ class Scanner {
   private scanPositionTicks(p: number, i: number): number {
     const buf = this.buf;
     const what = `nodes[${i}].positionTicks`;
-    if (buf[p] !== Ch.LBracket) throw this.schema(`${what} is ${this.describeValue(p) ?? 'not a value'}, expected an array`);
+    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `${what}`, 'an array');
     const inside = 'inside a "positionTicks" array';
     p = this.skipWs(p + 1);
     if (buf[p] === Ch.RBracket) return p + 1;
     for (;;) {
       if (buf[p] !== Ch.LBrace) {
-        if (p >= this.len) throw this.unexpected(p, inside);
-        throw this.schema(`an entry of ${what} is ${this.describeValue(p) ?? 'not a value'}, expected {"line", "ticks"}`);
+        throw this.wrongType(p, `an entry of ${what}`, '{"line", "ticks"}');
       }
       let line = -1;
       let ticks = -1;
@@ -546,7 +555,7 @@ class Scanner {
   /** A short array of int32 (children ids). */
   private scanIntList(p: number, out: Int32List, what: string): number {
     const buf = this.buf;
-    if (buf[p] !== Ch.LBracket) throw this.schema(`${what} is ${this.describeValue(p) ?? 'not a value'}, expected an array of ids`);
+    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `${what}`, 'an array of ids');
     const inside = `inside ${what}`;
     p = this.skipWs(p + 1);
     if (buf[p] === Ch.RBracket) return p + 1;
@@ -575,7 +584,7 @@ class Scanner {
   private scanNumberArray(p: number, name: string, intOnly: boolean): number {
     const buf = this.buf;
     const inside = `inside the "${name}" array`;
-    if (buf[p] !== Ch.LBracket) throw this.schema(`"${name}" is ${this.describeValue(p) ?? 'not a value'}, expected an array of numbers`);
+    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `"${name}"`, 'an array of numbers');
     p++;
     let cap = this.estimateArrayLength(p);
     let ints = new Int32Array(cap);
@@ -597,10 +606,11 @@ class Scanner {
         c = buf[++p];
       }
       if (c >= Ch.D1 && c <= Ch.D9) {
+        // int32 arithmetic keeps V8 on machine integers; exact up to 9 digits, longer ones are re-read below.
         v = c - Ch.D0;
         c = buf[++p];
         while (c >= Ch.D0 && c <= Ch.D9) {
-          v = v * 10 + (c - Ch.D0);
+          v = (v * 10 + (c - Ch.D0)) | 0;
           c = buf[++p];
         }
       } else if (c === Ch.D0) {
@@ -608,11 +618,13 @@ class Scanner {
       } else {
         throw this.unexpected(p, inside);
       }
-      if (c === Ch.Dot || c === Ch.LowerE || c === Ch.UpperE || p - start > 15) {
+      let exact = true;
+      if (c === Ch.Dot || c === Ch.LowerE || c === Ch.UpperE || p - start > (neg ? 10 : 9)) {
         // Fractions, exponents and long numbers: exact parse via the generic path (rare).
         p = this.scanNumber(start, inside);
         v = this.num;
         c = buf[p];
+        exact = false;
       } else if (neg) {
         v = -v;
       }
@@ -628,18 +640,16 @@ class Scanner {
           floats = grown;
         }
       }
-      if (floats === null) {
-        if ((v | 0) === v) {
-          ints[n++] = v;
-        } else if (intOnly) {
-          throw this.schema(`"${name}"[${n}] is ${v}, expected an integer node id`);
-        } else {
-          floats = new Float64Array(cap);
-          for (let k = 0; k < n; k++) floats[k] = ints[k];
-          ints = new Int32Array(0);
-          floats[n++] = v;
-        }
+      if (floats !== null) {
+        floats[n++] = v;
+      } else if (exact || (v | 0) === v) {
+        ints[n++] = v;
+      } else if (intOnly) {
+        throw this.schema(`"${name}"[${n}] is ${v}, expected an integer node id`);
       } else {
+        floats = new Float64Array(cap);
+        for (let k = 0; k < n; k++) floats[k] = ints[k];
+        ints = new Int32Array(0);
         floats[n++] = v;
       }
       if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
@@ -689,7 +699,7 @@ class Scanner {
     const c = this.buf[p];
     if (c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9)) return this.scanNumber(p, `in ${what}`);
     const kind = this.describeValue(p);
-    if (kind === null) throw this.unexpected(p, `in ${what}`);
+    if (kind === null) throw this.unexpected(p, `before the value of ${what}`);
     throw this.schema(`${what} is ${kind}, expected a number`);
   }
 
@@ -789,8 +799,36 @@ class Scanner {
     return this.strNonAscii ? this.buf.toString('utf8', s, e) : this.buf.toString('latin1', s, e);
   }
 
+  /**
+   * Intern the last scanned string. A direct-mapped cache keyed by a few of its bytes remembers where
+   * an equal string was seen before, so the ~3 strings per node of a big profile (mostly the same urls
+   * and names over and over) rarely allocate a JS string or hash one.
+   */
   private internString(): number {
-    return this.intern(this.stringValue());
+    if (this.strEscaped) return this.intern(this.stringValue());
+    const buf = this.buf;
+    const s = this.strStart;
+    const len = this.strEnd - s;
+    let h = len;
+    if (len > 0) {
+      const e = s + len - 1;
+      h = Math.imul(h ^ buf[s], 0x01000193) ^ buf[s + (len >> 1)];
+      h = Math.imul(h ^ buf[e], 0x01000193) ^ buf[e - (len > 1 ? 1 : 0)];
+      h = Math.imul(h ^ buf[e - (len > 4 ? 4 : 0)], 0x01000193) ^ buf[e - (len > 6 ? 6 : 0)];
+      h ^= h >>> 13;
+    }
+    const slot = h & (INTERN_CACHE_SIZE - 1);
+    const at = this.cacheStart[slot];
+    if (at >= 0 && this.cacheLength[slot] === len) {
+      let k = 0;
+      while (k < len && buf[at + k] === buf[s + k]) k++;
+      if (k === len) return this.cacheId[slot];
+    }
+    const id = this.intern(this.stringValue());
+    this.cacheStart[slot] = s;
+    this.cacheLength[slot] = len;
+    this.cacheId[slot] = id;
+    return id;
   }
 
   private intern(value: string): number {
@@ -923,6 +961,13 @@ class Scanner {
   private unexpected(p: number, inside: string): HotpathError {
     if (p >= this.len) return truncated(this.source, this.len, inside);
     return badJson(this.source, `unexpected ${this.describeByte(p)} ${inside}`, p, this.position(p));
+  }
+
+  /** A value of the wrong JSON type where the schema wants `expected` (or no value at all: a syntax error). */
+  private wrongType(p: number, what: string, expected: string): HotpathError {
+    const kind = this.describeValue(p);
+    if (kind === null) return this.unexpected(p, `before the value of ${what}`);
+    return this.schema(`${what} is ${kind}, expected ${expected}`);
   }
 
   private schema(what: string): HotpathError {

@@ -172,18 +172,17 @@ function selfTimes(samples: Int32Array, deltas: Int32Array | Float64Array, start
   const selfUs = new Float64Array(n);
   const count = samples.length;
   let durationUs = 0;
-  let t = startTime;
+  let sumDeltas = 0;
   for (let i = 0; i < count - 1; i++) {
     const d = deltas[i + 1];
-    t += deltas[i];
+    sumDeltas += deltas[i];
     if (d > 0) {
       selfUs[samples[i]] += d;
       durationUs += d;
     }
   }
   if (count > 0) {
-    t += deltas[count - 1];
-    const last = endTime - t;
+    const last = endTime - (startTime + sumDeltas + deltas[count - 1]);
     if (last > 0) {
       selfUs[samples[count - 1]] += last;
       durationUs += last;

@@ -169,7 +169,7 @@ export interface Hotspot {
   userCaller: UserCaller | null;
 }
 
-export interface LineHotspot {
+export interface HotLine {
   file: string;
   line: number;
   selfMs: number;

@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../common/logger';
 import { OutputTail } from './outputTail';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
-import { MODE_ENV, REPORT_FILE_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
+import { MODE_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
 
 export interface LaunchSpec {
   /** argv of the command; the first word is looked up on PATH (no shell, so nothing is re-interpreted). */
@@ -21,6 +21,8 @@ export interface LaunchSpec {
   logger?: Logger;
   /** Where the built preload lives; defaults to dist/preload.js next to the running bundle. */
   preloadPath?: string;
+  /** Script mode: sampling interval for worker threads, which profile themselves. */
+  samplingIntervalMicros?: number;
 }
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null }
@@ -109,6 +111,7 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
   env.NODE_OPTIONS = [env.NODE_OPTIONS, `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
   env[REPORT_FILE_ENV] = reportFile;
   env[MODE_ENV] = spec.mode;
+  if (spec.samplingIntervalMicros) env[SAMPLING_ENV] = String(spec.samplingIntervalMicros);
 
   const commandLine = spec.command.join(' ');
   logger.info(`Starting ${commandLine} in ${spec.cwd}`);

@@ -9,8 +9,9 @@
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as net from 'node:net';
-import { isMainThread } from 'node:worker_threads';
-import { MODE_ENV, REPORT_FILE_ENV, type TargetReport } from './reports';
+import * as path from 'node:path';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { MODE_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type TargetReport } from './reports';
 
 // Launchers that only start another node process: profiling them is noise, pausing them is harmful.
 const WRAPPER = /[\\/](npm-cli|npx-cli|pnpm|pnpx|yarn|corepack)(\.c?js)?$|[\\/]node_modules[\\/](npm|pnpm|yarn|corepack|nodemon)[\\/]|[\\/]tsx[\\/]dist[\\/]cli\.m?js$/;
@@ -36,11 +37,39 @@ function hookListen(file: string): void {
   } as typeof original;
 }
 
+/**
+ * Script mode, in a worker thread: profile this thread in-process from its first line and write the
+ * profile when it exits. (In HTTP mode workers are profiled remotely through the NodeWorker domain.)
+ */
+function profileWorkerThread(file: string): void {
+  const session = new inspector.Session();
+  session.connect();
+  const interval = Number(process.env[SAMPLING_ENV]) || 1000;
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval });
+  session.post('Profiler.start');
+  process.on('exit', () => {
+    // In-process posts complete synchronously, so this runs to the end inside the exit handler.
+    session.post('Profiler.stop', (err, result) => {
+      if (err || !result) return;
+      const out = path.join(path.dirname(file), `worker-${process.pid}-${threadId}.cpuprofile`);
+      try {
+        fs.writeFileSync(out, JSON.stringify(result.profile));
+        report(file, { type: 'worker-profile', pid: process.pid, threadId, script: require.main?.filename ?? null, path: out });
+      } catch { /* nowhere to write: the worker's profile is lost, the app is not */ }
+    });
+  });
+}
+
 function main(): void {
   const file = process.env[REPORT_FILE_ENV];
-  if (!file || !isMainThread) return; // workers are profiled through the main thread's NodeWorker domain
-  if (WRAPPER.test(process.argv[1] ?? '')) return;
+  if (!file) return;
   const mode = process.env[MODE_ENV] === 'script' ? 'script' : 'http';
+  if (!isMainThread) {
+    if (mode === 'script') { try { profileWorkerThread(file); } catch { /* never break the app */ } }
+    return;
+  }
+  if (WRAPPER.test(process.argv[1] ?? '')) return;
 
   let inspectorUrl: string | null = inspector.url() ?? null;
   let inspectorError: string | undefined;

@@ -5,6 +5,8 @@
  */
 export const REPORT_FILE_ENV = 'HOTPATH_REPORT_FILE';
 export const MODE_ENV = 'HOTPATH_MODE';
+/** Script mode: the sampling interval for worker threads, which profile themselves in-process. */
+export const SAMPLING_ENV = 'HOTPATH_SAMPLING_INTERVAL';
 
 export type TargetMode = 'http' | 'script';
 
@@ -40,7 +42,20 @@ export interface ListenErrorReport {
   message: string;
 }
 
-export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport;
+/**
+ * Script mode: a worker thread profiled itself (in-process session, started when the worker started)
+ * and wrote its profile at exit — a remote Profiler.stop cannot reach a worker that is shutting down.
+ */
+export interface WorkerProfileReport {
+  type: 'worker-profile';
+  pid: number;
+  threadId: number;
+  /** The worker's main script, when known. */
+  script: string | null;
+  path: string;
+}
+
+export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport;
 
 export function parseReportLine(line: string): TargetReport | undefined {
   try {

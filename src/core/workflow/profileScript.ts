@@ -5,9 +5,10 @@ import { cancelledError, errorMessage, ErrorCode, HotpathError } from '../common
 import { silentLogger } from '../common/logger';
 import type { Warning } from '../common/warnings';
 import { CdpClient } from '../inspector/cdpClient';
-import { type CapturedProfile, ProfilingRun } from '../inspector/profilingRun';
+import { type CapturedProfile, ProfilingRun, type RawCpuProfile } from '../inspector/profilingRun';
 import { launchTarget } from '../target/launcher';
-import type { ProcessReport } from '../target/reports';
+import * as fs from 'node:fs';
+import type { ProcessReport, TargetReport } from '../target/reports';
 import { analyzeProfiles, type Analysis } from './analyze';
 import { nodeEnvWarning } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
@@ -46,7 +47,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
   const progress = deps.onProgress ?? (() => {});
   const started = Date.now();
   progress({ stage: 'starting', message: `Running ${request.command.join(' ')}` });
-  const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger }, token);
+  const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger, samplingIntervalMicros: request.samplingIntervalMicros }, token);
   const subs = new DisposableStore();
   const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string }> = [];
 
@@ -56,7 +57,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     if (!proc.inspectorUrl) { entry.error = proc.inspectorError ?? 'no inspector'; return; }
     try {
       entry.client = await CdpClient.connect(proc.inspectorUrl, { token, logger });
-      entry.run = await ProfilingRun.start(entry.client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers, logger });
+      entry.run = await ProfilingRun.start(entry.client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: false, logger });
       // The process waits at exit while we are attached: once its profile is collected, let it go.
       const client = entry.client;
       entry.run.onEnded(() => void client.close());
@@ -85,6 +86,8 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     if (token.isCancellationRequested) throw cancelledError();
     // A script's threads end on their own: that is the end of the run, not a partial profile.
     for (const r of runs) if (r.run) captured.push(...(await r.run.stop()).map((c) => ({ ...c, partial: false })));
+    target.reader.poll(); // the last worker's report may have landed after the last poll
+    if (request.workers !== false) captured.push(...readWorkerProfiles(target.reader.reports));
     if (captured.length === 0) {
       const reason = runs.length === 0
         ? 'no Node.js process of the command started (is it a Node.js program?)'
@@ -119,6 +122,19 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     for (const r of runs) { r.run?.dispose(); await r.client?.close(); }
     await target.stop();
   }
+}
+
+/** Worker threads profiled themselves in script mode (see the preload); pick up what they wrote. */
+function readWorkerProfiles(reports: readonly TargetReport[]): CapturedProfile[] {
+  const out: CapturedProfile[] = [];
+  for (const r of reports) {
+    if (r.type !== 'worker-profile') continue;
+    try {
+      const profile = JSON.parse(fs.readFileSync(r.path, 'utf8')) as RawCpuProfile;
+      out.push({ thread: `worker ${r.threadId}${r.script ? ` (${path.basename(r.script)})` : ''}`, pid: r.pid, profile, partial: false });
+    } catch { /* a worker killed mid-write: nothing usable */ }
+  }
+  return out;
 }
 
 function activeMicros(c: CapturedProfile): number {

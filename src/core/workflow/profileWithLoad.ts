@@ -12,7 +12,7 @@ import { saveProfiles, type SavedProfile } from './profileStore';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { measure, warmUp } from './loadPhases';
-import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
+import { errorMessage, ErrorCode, HotpathError, isHotpathError } from '../common/errors';
 
 export interface ProfileRequest extends TargetCommand {
   load: LoadOptionsInput;
@@ -69,7 +69,7 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
         return { profiles, load, loadOptions, ready, exitedEarly, target };
       } catch (err) {
         // The app died and no load result exists, but Node kept the profile alive for us: save it.
-        if (!run.ended) throw err;
+        if (!run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
         const saved = await saveProfiles(outDir, request.name, await run.stop());
         await target.exited;
         throw new HotpathError(ErrorCode.TargetExited,

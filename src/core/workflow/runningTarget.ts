@@ -16,7 +16,9 @@ export interface TargetCommand {
 
 /**
  * Starts an HTTP target, waits until it listens, runs `body`, and stops the whole process tree
- * afterwards whatever happened: success, error, timeout or cancellation.
+ * afterwards whatever happened: success, error, timeout or cancellation. On cancellation every step
+ * of the body (load, readiness, inspector) rejects promptly, so the body unwinds and closes its
+ * inspector session first — an app with a debugger attached waits at exit for it to disconnect.
  */
 export async function withHttpTarget<T>(
   spec: TargetCommand,
@@ -28,13 +30,11 @@ export async function withHttpTarget<T>(
       `Port ${spec.port} is already in use before the app started, so load would go to another process. Stop whatever listens there (\`lsof -i :${spec.port}\` or \`ss -ltnp\`) or choose another --port.`);
   }
   const target = await launchTarget({ command: spec.command, cwd: spec.cwd, env: spec.env, mode: 'http', logger: deps.logger }, deps.token);
-  const cancelSub = deps.token.onCancellationRequested(() => { void target.stop(); });
   try {
     const ready = await waitForHttpReady(target, { port: spec.port, timeoutMs: spec.readyTimeoutMs ?? 30_000, token: deps.token });
     deps.logger.info(`App ready: PID ${ready.process.pid} listens on port ${ready.port}`);
     return await body(target, ready);
   } finally {
-    cancelSub.dispose();
     await target.stop();
   }
 }

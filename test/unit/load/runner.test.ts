@@ -72,6 +72,34 @@ describe('runLoad (real autocannon against a loopback server)', function () {
     assert.match(warning.message, /^100% of requests failed: [\d,]+ non-2xx responses \(500×[\d,]+\)/);
   });
 
+  it('sends the configured method, headers and body, and measures their latency', async () => {
+    const seen = new Set<string>();
+    server = await startServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.add(`${req.method} ${req.url} ${req.headers['x-test']} ${body}`);
+        setTimeout(() => res.end('ok'), 5); // every response takes at least 5 ms
+      });
+    });
+    const options = resolveLoadOptions(
+      { method: 'post', path: '/items', headers: ['X-Test: yes'], body: '{"a":1}', connections: 2, durationSeconds: 1, warmupSeconds: 0 },
+      { port: server.port },
+    );
+    const result = await runLoad(options);
+    assert.deepEqual([...seen], ['POST /items yes {"a":1}']);
+    assert.equal(result.method, 'POST');
+    const { p50, p99, max } = result.latencyMs;
+    assert.ok(p50 >= 5 && p50 <= p99 && p99 <= max && p50 < 200, JSON.stringify(result.latencyMs));
+  });
+
+  it('fails with LoadFailed when the app drops every connection without answering', async () => {
+    server = await startServer((req) => req.socket.destroy());
+    const err = await rejection(runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0 }, { port: server.port })));
+    assert.equal(err.code, ErrorCode.LoadFailed);
+    assert.match(err.message, /answered none\. It may be closing connections without a response/);
+  });
+
   it('fails fast with LoadFailed when nothing listens on the port', async () => {
     const port = await closedPort();
     const started = Date.now();

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+'use strict';
+// Runs every bench/suites/*.js in turn and prints ONE JSON document on stdout:
+//   { "machine": {...}, "suites": { "<name>": <suite result> } }
+// Progress goes to stderr, so `npm run bench > bench.json` keeps a clean result.
+//
+// A suite is a CommonJS module exporting `async run({ log })` that returns a JSON-serialisable result.
+// Suites build what they need themselves (into bench/.build/) and keep temporary data under
+// os.tmpdir(). `node bench/run.js model` runs only the suites whose file name contains "model".
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+async function main() {
+  const filters = process.argv.slice(2);
+  const dir = path.join(__dirname, 'suites');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort()
+    .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  const cpus = os.cpus();
+  const doc = {
+    machine: {
+      cpus: cpus.length,
+      cpuModel: cpus[0] ? cpus[0].model : 'unknown',
+      totalMemoryMB: Math.round(os.totalmem() / 1048576),
+      platform: `${os.platform()} ${os.release()}`,
+      arch: os.arch(),
+      node: process.version,
+      v8: process.versions.v8,
+    },
+    suites: {},
+  };
+  let failed = false;
+  for (const file of files) {
+    const name = path.basename(file, '.js');
+    const log = (message) => process.stderr.write(`[${name}] ${message}\n`);
+    const started = Date.now();
+    log('starting');
+    try {
+      doc.suites[name] = await require(path.join(dir, file)).run({ log });
+    } catch (err) {
+      failed = true;
+      doc.suites[name] = { error: err instanceof Error ? err.message : String(err) };
+      log(`failed: ${err instanceof Error ? err.stack : err}`);
+    }
+    log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  if (failed) process.exitCode = 1;
+}
+
+main();

@@ -1,0 +1,27 @@
+/**
+ * The profile model: parse a .cpuprofile into a call tree, functions, per-line time and ranked
+ * hotspots, with positions mapped through source maps. Plain Node; no `vscode` here.
+ */
+import { modelFromBuffer } from './model';
+import { readPadded, threadFromFileName } from './read';
+import { applySourceMaps } from './sourceMaps';
+import type { ModelOptions, ProfileModel } from './types';
+
+export { buildProfileModel } from './model';
+export { applySourceMaps } from './sourceMaps';
+export { rankHotspots, displayName, displayPosition } from './hotspots';
+export { rankLines } from './lines';
+export { classify, packageName } from './categories';
+export type * from './types';
+
+/**
+ * Read, parse and build the model of a profile file, then map positions through source maps unless
+ * `sourceMaps: false`. Throws HotpathError ProfileNotFound (unreadable) or ProfileInvalid (not a
+ * usable profile); source-map problems never throw (see model.sourceMaps / model.warnings).
+ */
+export async function loadProfile(path: string, options: ModelOptions = {}): Promise<ProfileModel> {
+  const { buf, length } = await readPadded(path);
+  const model = modelFromBuffer(buf, length, options.sourceName ?? path, options.thread ?? threadFromFileName(path));
+  if (options.sourceMaps !== false) await applySourceMaps(model, options.fs);
+  return model;
+}

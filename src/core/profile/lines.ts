@@ -1,0 +1,115 @@
+/**
+ * Per-line self time from positionTicks, and the ranking of hot lines.
+ *
+ * A node's self time is split over its lines by tick share: time × ticks / hitCount (v8-signals §1.2).
+ * Lines are those of the sampled (leaf) frame's script, 1-based. Ticks of inlined callees are charged to
+ * the caller's node with the callee's line, possibly from another file (§1.6.1); a line before the
+ * function's declaration is surely such a tick, so it is flagged `maybeInlined` (kept, never dropped).
+ */
+import { Float64List, Int32List } from './growable';
+import type { FunctionTable } from './functions';
+import type { RawProfile } from './scanner';
+import type { CallTree } from './tree';
+import type { HotLine, LineTable, ProfileModel, RankOptions } from './types';
+import { roundMs, roundPct } from './units';
+
+export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionTable): LineTable {
+  // Per function, line → entry index: small maps with small-integer keys.
+  const entryOf: (Map<number, number> | undefined)[] = new Array(table.functions.length);
+  const func = new Int32List(1024);
+  const line = new Int32List(1024);
+  const selfUs = new Float64List(1024);
+  const { tickStart, tickCountOf, tickLine, tickCount, hitCount } = raw;
+
+  for (let v = 0; v < raw.nodeCount; v++) {
+    const count = tickCountOf[v];
+    const self = tree.selfUs[v];
+    if (count === 0 || self <= 0) continue;
+    const start = tickStart[v];
+    let ticks = 0;
+    for (let k = start; k < start + count; k++) ticks += tickCount[k];
+    // hitCount equals the tick sum in V8 output; trust the larger one so lines never exceed self time.
+    const denominator = Math.max(hitCount[v], ticks);
+    if (denominator <= 0) continue;
+    const f = table.nodeFunction[v];
+    let lineEntries = entryOf[f];
+    if (lineEntries === undefined) entryOf[f] = lineEntries = new Map();
+    for (let k = start; k < start + count; k++) {
+      const l = tickLine[k];
+      if (l < 0 || tickCount[k] === 0) continue;
+      let e = lineEntries.get(l);
+      if (e === undefined) {
+        e = func.length;
+        lineEntries.set(l, e);
+        func.push(f);
+        line.push(l);
+        selfUs.push(0);
+      }
+      selfUs.data[e] += (self * tickCount[k]) / denominator;
+    }
+  }
+
+  const count = func.length;
+  const maybeInlined = new Uint8Array(count);
+  for (let e = 0; e < count; e++) {
+    const decl = table.functions[func.data[e]].line;
+    if (decl !== null && line.data[e] < decl) maybeInlined[e] = 1;
+  }
+  return {
+    count,
+    func: func.view(),
+    line: line.view(),
+    selfUs: selfUs.view(),
+    maybeInlined,
+    originalFile: new Array<string | undefined>(count).fill(undefined),
+    originalLine: new Int32Array(count),
+  };
+}
+
+/**
+ * Hot lines of user and dependency code, ranked by self time. Entries that map to the same file:line
+ * (e.g. two functions inlined into one line, or two generated lines mapping to one original) are
+ * merged; surely-inlined ticks stay separate rows so they are not mistaken for the line's own cost.
+ */
+export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLine[] {
+  const limit = options.limit ?? 20;
+  const { lines, functions } = model;
+  interface Row { file: string; line: number; us: number; maybeInlined: boolean; byFunction: Map<number, number> }
+  const rows = new Map<string, Row>();
+  for (let e = 0; e < lines.count; e++) {
+    const f = lines.func[e];
+    const info = functions[f];
+    if (info.category !== 'user' && info.category !== 'dependency') continue;
+    const mapped = lines.originalLine[e] > 0;
+    const file = mapped ? lines.originalFile[e]! : info.file;
+    const line = mapped ? lines.originalLine[e] : lines.line[e];
+    const inlined = lines.maybeInlined[e] === 1;
+    const key = `${inlined ? 1 : 0}\n${line}\n${file}`;
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = { file, line, us: 0, maybeInlined: inlined, byFunction: new Map() };
+      rows.set(key, row);
+    }
+    row.us += lines.selfUs[e];
+    row.byFunction.set(f, (row.byFunction.get(f) ?? 0) + lines.selfUs[e]);
+  }
+  const ranked = [...rows.values()].sort((a, b) => b.us - a.us || a.file.localeCompare(b.file) || a.line - b.line);
+  return ranked.slice(0, limit).map((row) => {
+    let best = -1;
+    let bestUs = -1;
+    for (const [f, us] of row.byFunction) {
+      if (us > bestUs) {
+        best = f;
+        bestUs = us;
+      }
+    }
+    return {
+      file: row.file,
+      line: row.line,
+      selfMs: roundMs(row.us),
+      selfPct: roundPct(row.us, model.durationUs),
+      function: functions[best].name || '(anonymous)',
+      maybeInlined: row.maybeInlined,
+    };
+  });
+}

@@ -1,0 +1,245 @@
+/**
+ * Maps function and line positions of compiled scripts back to their original sources, so a TypeScript
+ * app reports `.ts` files and lines. Async because it reads scripts and maps; buildProfileModel stays
+ * sync and pure. Never throws: a missing or broken map leaves positions unmapped and is reported in
+ * `model.sourceMaps.failures` and one warning.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  FlattenMap,
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  decodedMappings,
+  originalPositionFor,
+  type TraceMap,
+} from '@jridgewell/trace-mapping';
+import { errorMessage } from '../common/errors';
+import { positionKey } from './jsDebug';
+import { urlToFile } from './categories';
+import type { FileReader, ProfileModel } from './types';
+
+const nodeReader: FileReader = { readFile: (file) => readFile(file, 'utf8') };
+
+/** Scripts read at once; enough to hide latency without opening hundreds of files together. */
+const CONCURRENCY = 8;
+
+interface Position {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader): Promise<void> {
+  const stats = model.sourceMaps;
+  stats.applied = true;
+
+  // Functions and line entries of mappable code, grouped by script url.
+  const byScript = new Map<string, { functions: number[]; lines: number[] }>();
+  const group = (url: string) => {
+    let g = byScript.get(url);
+    if (g === undefined) byScript.set(url, (g = { functions: [], lines: [] }));
+    return g;
+  };
+  const mappable = (f: number) => {
+    const info = model.functions[f];
+    return (info.category === 'user' || info.category === 'dependency') && info.url !== '';
+  };
+  model.functions.forEach((info, f) => {
+    if (mappable(f)) group(info.url).functions.push(f);
+  });
+  const { lines } = model;
+  for (let e = 0; e < lines.count; e++) {
+    if (mappable(lines.func[e])) group(model.functions[lines.func[e]].url).lines.push(e);
+  }
+
+  const urls = [...byScript.keys()];
+  let next = 0;
+  const worker = async () => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      const map = await loadMap(url, reader, stats.failures);
+      if (map !== null) {
+        stats.scriptsMapped++;
+        mapScript(model, map, byScript.get(url)!);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
+
+  if (model.jsDebug) applyJsDebugLocations(model, byScript);
+
+  if (stats.failures.length > 0) {
+    const first = stats.failures[0];
+    model.warnings.push({
+      code: 'SOURCE_MAP_UNUSABLE',
+      message:
+        `${stats.failures.length} source map(s) could not be used, so those positions stay in compiled code ` +
+        `(first: ${first.url}: ${first.reason}). Rebuild with source maps next to the compiled files.`,
+    });
+  }
+}
+
+function mapScript(model: ProfileModel, map: TraceMap, group: { functions: number[]; lines: number[] }): void {
+  const stats = model.sourceMaps;
+  for (const f of group.functions) {
+    const info = model.functions[f];
+    if (info.line === null) continue;
+    const found = mapPoint(map, info.line, (info.column ?? 1) - 1);
+    if (found === null) continue;
+    info.originalFile = found.file;
+    info.originalLine = found.line;
+    info.originalColumn = found.column;
+    stats.functionsMapped++;
+  }
+  const { lines } = model;
+  for (const e of group.lines) {
+    const found = mapLine(map, lines.line[e]);
+    if (found === null) continue;
+    lines.originalFile[e] = found.file;
+    lines.originalLine[e] = found.line;
+    stats.linesMapped++;
+  }
+}
+
+/** A function position (1-based line, 0-based column): the segment at or before it, else after it. */
+function mapPoint(map: TraceMap, line: number, column: number): Position | null {
+  try {
+    let m = originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND });
+    if (m.source === null) m = originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND });
+    if (m.source === null) return null;
+    return { file: urlToFile(m.source), line: m.line, column: m.column + 1 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A line-only position (positionTicks): the first segment on that line (column 0, LEAST_UPPER_BOUND);
+ * if that segment has no source (generated-only code such as a helper prologue), the first one on the
+ * line that has one. A line without mapped segments stays unmapped rather than borrowing a neighbour's.
+ */
+function mapLine(map: TraceMap, line: number): Position | null {
+  try {
+    const m = originalPositionFor(map, { line, column: 0, bias: LEAST_UPPER_BOUND });
+    if (m.source !== null) return { file: urlToFile(m.source), line: m.line, column: m.column + 1 };
+    const segments = decodedMappings(map)[line - 1];
+    for (const s of segments ?? []) {
+      if (s.length >= 4) {
+        const source = map.resolvedSources[s[1]!];
+        if (source != null) return { file: urlToFile(source), line: s[2]! + 1, column: s[3]! + 1 };
+      }
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** Loads the source map a script declares; null (with a recorded reason if it declared one) otherwise. */
+async function loadMap(url: string, reader: FileReader, failures: { url: string; reason: string }[]): Promise<TraceMap | null> {
+  const scriptFile = urlToFile(url);
+  if (!path.isAbsolute(scriptFile)) return null; // http:, vm scripts…: nothing on disk to read
+  let code: string;
+  try {
+    code = await reader.readFile(scriptFile);
+  } catch {
+    return null; // the script itself is gone (profile from another machine): nothing to map, not a map failure
+  }
+  const reference = findSourceMappingUrl(code);
+  if (reference === null) {
+    // No annotation: a map right next to the script (esbuild's `sourcemap: 'external'`, some bundler
+    // setups) is still almost certainly this script's map. Absent is the normal case, not a failure.
+    const sibling = `${scriptFile}.map`;
+    let json: string;
+    try {
+      json = await reader.readFile(sibling);
+    } catch {
+      return null;
+    }
+    try {
+      return new FlattenMap(JSON.parse(json), pathToFileURL(sibling).href);
+    } catch (err) {
+      failures.push({ url, reason: `${sibling}: ${errorMessage(err)}` });
+      return null;
+    }
+  }
+
+  try {
+    let json: string;
+    let mapUrl: string;
+    if (reference.startsWith('data:')) {
+      json = decodeDataUrl(reference);
+      mapUrl = pathToFileURL(scriptFile).href; // inline maps resolve sources next to the script
+    } else {
+      const mapFile = resolveMapFile(reference, scriptFile);
+      if (mapFile === null) throw new Error(`source map location "${reference}" is not a file`);
+      json = await reader.readFile(mapFile);
+      mapUrl = pathToFileURL(mapFile).href;
+    }
+    return new FlattenMap(JSON.parse(json), mapUrl);
+  } catch (err) {
+    failures.push({ url, reason: errorMessage(err) });
+    return null;
+  }
+}
+
+/** The value of the script's last `//# sourceMappingURL=` (or `//@`, `/*#`) comment. */
+export function findSourceMappingUrl(code: string): string | null {
+  const needle = 'sourceMappingURL=';
+  for (let at = code.lastIndexOf(needle); at >= 0; at = at > 0 ? code.lastIndexOf(needle, at - 1) : -1) {
+    const before = code.slice(Math.max(0, at - 8), at);
+    if (!/\/[/*][#@][ \t]*$/.test(before)) continue;
+    const value = /^[^\s'"`*]+/.exec(code.slice(at + needle.length));
+    return value ? value[0] : null;
+  }
+  return null;
+}
+
+function decodeDataUrl(url: string): string {
+  const comma = url.indexOf(',');
+  if (comma < 0) throw new Error('malformed data: URL');
+  const meta = url.slice(5, comma);
+  const data = url.slice(comma + 1);
+  return /;base64$/i.test(meta) ? Buffer.from(data, 'base64').toString('utf8') : decodeURIComponent(data);
+}
+
+function resolveMapFile(reference: string, scriptFile: string): string | null {
+  if (reference.startsWith('file:')) return fileURLToPath(reference);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return null; // http: etc.
+  let decoded = reference;
+  try {
+    decoded = decodeURIComponent(reference); // the value is a URL: "my%20map.js.map"
+  } catch {
+    // not percent-encoded after all
+  }
+  return path.resolve(path.dirname(scriptFile), decoded);
+}
+
+/** Fill positions our own mapping left unmapped from js-debug's recorded locations. */
+function applyJsDebugLocations(model: ProfileModel, byScript: Map<string, { functions: number[]; lines: number[] }>): void {
+  const found = model.jsDebug!.byPosition;
+  const stats = model.sourceMaps;
+  for (const group of byScript.values()) {
+    for (const f of group.functions) {
+      const info = model.functions[f];
+      if (info.originalFile !== undefined || info.line === null) continue;
+      const hit = found.get(positionKey(info.url, info.line - 1, (info.column ?? 1) - 1));
+      if (!hit) continue;
+      info.originalFile = hit.file;
+      info.originalLine = hit.line;
+      info.originalColumn = hit.column;
+      stats.functionsMapped++;
+    }
+    for (const e of group.lines) {
+      if (model.lines.originalLine[e] > 0) continue;
+      const info = model.functions[model.lines.func[e]];
+      const hit = found.get(positionKey(info.url, model.lines.line[e] - 1, 0));
+      if (!hit) continue;
+      model.lines.originalFile[e] = hit.file;
+      model.lines.originalLine[e] = hit.line;
+      stats.linesMapped++;
+    }
+  }
+}

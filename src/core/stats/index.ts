@@ -1,0 +1,4 @@
+export * from './baselineStore';
+export * from './compare';
+export * from './environment';
+export * from './runSummary';
