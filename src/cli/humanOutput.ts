@@ -75,5 +75,5 @@ export function renderVerify(r: VerifyResult): string {
   const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
   return `Hotpath verify against '${r.name}' (baseline of ${r.baseline.createdAt}): ${r.target.command.join(' ')}\n` +
     metricLine('req/s:', c.requestsPerSecond, int) + metricLine('p99:  ', c.p99Ms, ms) +
-    `  ${c.method}; n = ${c.n.baseline} vs ${c.n.current} runs\n\nVerdict: ${verdict} — ${c.summary}\n` + warningsBlock(r.warnings);
+    `  ${c.method}\n\nVerdict: ${verdict} — ${c.summary}\n` + warningsBlock(r.warnings);
 }

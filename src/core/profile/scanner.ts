@@ -102,9 +102,14 @@ const enum FrameKey { FunctionName, ScriptId, Url, LineNumber, ColumnNumber }
 const TICK_KEYS = keys('line', 'ticks');
 const enum TickKey { Line, Ticks }
 
+const TICK_LINE_PREFIX = Buffer.from('{"line":', 'latin1');
+const TICK_TICKS_INFIX = Buffer.from(',"ticks":', 'latin1');
 const INTERN_CACHE_SIZE = 4096; // a power of two
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
+
+/** `nodes[3].hitCount` for node fields, the bare name (e.g. `"startTime"`) for top-level ones (node -1). */
+const fieldLabel = (node: number, field: string) => (node < 0 ? field : `nodes[${node}].${field}`);
 
 /** Parse a padded buffer holding `length` bytes of a .cpuprofile. Throws HotpathError(ProfileInvalid). */
 export function scanProfile(buf: Buffer, length: number, source: string): RawProfile {
@@ -243,11 +248,11 @@ class Scanner {
             sawNodes = true;
             break;
           case Top.StartTime:
-            p = this.scanScalar(p, '"startTime"');
+            p = this.scanScalar(p, -1, '"startTime"');
             startTime = this.num;
             break;
           case Top.EndTime:
-            p = this.scanScalar(p, '"endTime"');
+            p = this.scanScalar(p, -1, '"endTime"');
             endTime = this.num;
             break;
           case Top.Samples:
@@ -381,7 +386,7 @@ class Scanner {
         p = this.expectColon(p, inside);
         switch (key) {
           case NodeKey.Id:
-            p = this.scanInt(p, `nodes[${i}].id`);
+            p = this.scanInt(p, i, 'id');
             n.id[i] = this.num;
             hasId = true;
             break;
@@ -391,13 +396,13 @@ class Scanner {
             hasFrame = true;
             break;
           case NodeKey.HitCount:
-            p = this.scanInt(p, `nodes[${i}].hitCount`);
+            p = this.scanInt(p, i, 'hitCount');
             n.hitCount[i] = this.num;
             break;
           case NodeKey.Children: {
             // A repeated key replaces the earlier value, as JSON.parse does.
             this.childIds.length = n.childStart[i];
-            p = this.scanIntList(p, this.childIds, `nodes[${i}].children`);
+            p = this.scanChildren(p, i);
             n.childCount[i] = this.childIds.length - n.childStart[i];
             break;
           }
@@ -407,7 +412,7 @@ class Scanner {
             n.tickCountOf[i] = this.tickLine.length - n.tickStart[i];
             break;
           case NodeKey.Parent:
-            p = this.scanInt(p, `nodes[${i}].parent`);
+            p = this.scanInt(p, i, 'parent');
             n.parentId[i] = this.num;
             break;
           case NodeKey.DeoptReason:
@@ -467,16 +472,16 @@ class Scanner {
               p = this.scanString(p, inside);
               n.scriptId[i] = this.internString();
             } else {
-              p = this.scanScalar(p, `nodes[${i}].callFrame.scriptId`);
+              p = this.scanScalar(p, i, 'callFrame.scriptId');
               n.scriptId[i] = this.intern(String(this.num));
             }
             break;
           case FrameKey.LineNumber:
-            p = this.scanInt(p, `nodes[${i}].callFrame.lineNumber`);
+            p = this.scanInt(p, i, 'callFrame.lineNumber');
             n.lineNumber[i] = this.num;
             break;
           case FrameKey.ColumnNumber:
-            p = this.scanInt(p, `nodes[${i}].callFrame.columnNumber`);
+            p = this.scanInt(p, i, 'callFrame.columnNumber');
             n.columnNumber[i] = this.num;
             break;
           default:
@@ -499,49 +504,21 @@ class Scanner {
     return p + 1;
   }
 
+  /**
+   * positionTicks: V8 always writes `{"line":N,"ticks":M}`, so that exact spelling is matched byte by
+   * byte; anything else (whitespace, other key order, extra keys such as js-debug's locationIds) takes
+   * the generic path for that entry.
+   */
   private scanPositionTicks(p: number, i: number): number {
     const buf = this.buf;
-    const what = `nodes[${i}].positionTicks`;
-    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `${what}`, 'an array');
+    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `nodes[${i}].positionTicks`, 'an array');
     const inside = 'inside a "positionTicks" array';
     p = this.skipWs(p + 1);
     if (buf[p] === Ch.RBracket) return p + 1;
     for (;;) {
-      if (buf[p] !== Ch.LBrace) {
-        throw this.wrongType(p, `an entry of ${what}`, '{"line", "ticks"}');
-      }
-      let line = -1;
-      let ticks = -1;
-      p = this.skipWs(p + 1);
-      if (buf[p] !== Ch.RBrace) {
-        for (;;) {
-          if (buf[p] !== Ch.Quote) throw this.unexpected(p, 'inside a position tick object');
-          p = this.scanString(p, 'inside a position tick object');
-          const key = this.matchKey(TICK_KEYS);
-          p = this.expectColon(p, 'inside a position tick object');
-          if (key === TickKey.Line) {
-            p = this.scanInt(p, `${what}[].line`);
-            line = this.num;
-          } else if (key === TickKey.Ticks) {
-            p = this.scanInt(p, `${what}[].ticks`);
-            ticks = this.num;
-          } else {
-            p = this.skipValue(p); // js-debug's startLocationId/endLocationId
-          }
-          p = this.skipWs(p);
-          const c = buf[p];
-          if (c === Ch.Comma) {
-            p = this.skipWs(p + 1);
-            continue;
-          }
-          if (c === Ch.RBrace) break;
-          throw this.unexpected(p, 'inside a position tick object');
-        }
-      }
-      if (line < 0 || ticks < 0) throw this.schema(`an entry of ${what} lacks "line" or "ticks"`);
-      this.tickLine.push(line);
-      this.tickCount.push(ticks);
-      p = this.skipWs(p + 1);
+      const fast = this.fastTick(p);
+      p = fast >= 0 ? fast : this.scanTickEntry(p, i);
+      p = this.skipWs(p);
       const c = buf[p];
       if (c === Ch.Comma) {
         p = this.skipWs(p + 1);
@@ -552,25 +529,110 @@ class Scanner {
     }
   }
 
-  /** A short array of int32 (children ids). */
-  private scanIntList(p: number, out: Int32List, what: string): number {
+  /** `{"line":N,"ticks":M}` exactly, with N and M of 1-9 digits: pushes it and returns the end; else -1. */
+  private fastTick(p: number): number {
     const buf = this.buf;
-    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `${what}`, 'an array of ids');
-    const inside = `inside ${what}`;
+    if (!this.bytesAt(p, TICK_LINE_PREFIX)) return -1;
+    let q = p + TICK_LINE_PREFIX.length;
+    const lineStart = q;
+    let line = 0;
+    let c = buf[q];
+    while (c >= Ch.D0 && c <= Ch.D9) {
+      line = line * 10 + (c - Ch.D0);
+      c = buf[++q];
+    }
+    if (q === lineStart || q - lineStart > 9 || (buf[lineStart] === Ch.D0 && q - lineStart > 1)) return -1;
+    if (!this.bytesAt(q, TICK_TICKS_INFIX)) return -1;
+    q += TICK_TICKS_INFIX.length;
+    const ticksStart = q;
+    let ticks = 0;
+    c = buf[q];
+    while (c >= Ch.D0 && c <= Ch.D9) {
+      ticks = ticks * 10 + (c - Ch.D0);
+      c = buf[++q];
+    }
+    if (q === ticksStart || q - ticksStart > 9 || (buf[ticksStart] === Ch.D0 && q - ticksStart > 1) || c !== Ch.RBrace) return -1;
+    this.tickLine.push(line);
+    this.tickCount.push(ticks);
+    return q + 1;
+  }
+
+  /** One positionTicks entry in any valid spelling. */
+  private scanTickEntry(p: number, i: number): number {
+    const buf = this.buf;
+    if (buf[p] !== Ch.LBrace) throw this.wrongType(p, `an entry of nodes[${i}].positionTicks`, '{"line", "ticks"}');
+    const inside = 'inside a position tick object';
+    let line = -1;
+    let ticks = -1;
+    p = this.skipWs(p + 1);
+    if (buf[p] !== Ch.RBrace) {
+      for (;;) {
+        if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
+        p = this.scanString(p, inside);
+        const key = this.matchKey(TICK_KEYS);
+        p = this.expectColon(p, inside);
+        if (key === TickKey.Line) {
+          p = this.scanInt(p, i, 'positionTicks[].line');
+          line = this.num;
+        } else if (key === TickKey.Ticks) {
+          p = this.scanInt(p, i, 'positionTicks[].ticks');
+          ticks = this.num;
+        } else {
+          p = this.skipValue(p); // e.g. js-debug's startLocationId/endLocationId
+        }
+        p = this.skipWs(p);
+        const c = buf[p];
+        if (c === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          continue;
+        }
+        if (c === Ch.RBrace) break;
+        throw this.unexpected(p, inside);
+      }
+    }
+    if (line < 0 || ticks < 0) throw this.schema(`an entry of nodes[${i}].positionTicks lacks "line" or "ticks"`);
+    this.tickLine.push(line);
+    this.tickCount.push(ticks);
+    return p + 1;
+  }
+
+  /** A node's children ids; plain non-negative integers take a fast path. */
+  private scanChildren(p: number, i: number): number {
+    const buf = this.buf;
+    const out = this.childIds;
+    if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `nodes[${i}].children`, 'an array of ids');
     p = this.skipWs(p + 1);
     if (buf[p] === Ch.RBracket) return p + 1;
     for (;;) {
-      p = this.scanInt(p, `an entry of ${what}`);
-      out.push(this.num);
-      p = this.skipWs(p);
-      const c = buf[p];
+      const start = p;
+      let v = 0;
+      let c = buf[p];
+      while (c >= Ch.D0 && c <= Ch.D9) {
+        v = v * 10 + (c - Ch.D0);
+        c = buf[++p];
+      }
+      const digits = p - start;
+      if (digits > 0 && digits <= 9 && (buf[start] !== Ch.D0 || digits === 1) && (c === Ch.Comma || c === Ch.RBracket)) {
+        out.push(v);
+      } else {
+        p = this.scanInt(start, i, 'children[]');
+        out.push(this.num);
+        p = this.skipWs(p);
+        c = buf[p];
+      }
       if (c === Ch.Comma) {
         p = this.skipWs(p + 1);
         continue;
       }
       if (c === Ch.RBracket) return p + 1;
-      throw this.unexpected(p, inside);
+      throw this.unexpected(p, 'inside a "children" array');
     }
+  }
+
+  private bytesAt(p: number, bytes: Uint8Array): boolean {
+    const buf = this.buf;
+    for (let k = 0; k < bytes.length; k++) if (buf[p + k] !== bytes[k]) return false;
+    return true;
   }
 
   // ---- the big number arrays -----------------------------------------------------------------------
@@ -686,21 +748,24 @@ class Scanner {
 
   // ---- scalars ------------------------------------------------------------------------------------
 
-  /** A number that must be an int32 (ids, counts, line numbers). */
-  private scanInt(p: number, what: string): number {
-    p = this.scanScalar(p, what);
+  /** A number that must be an int32 (ids, counts, line numbers), in field `field` of node `node`. */
+  private scanInt(p: number, node: number, field: string): number {
+    p = this.scanScalar(p, node, field);
     const v = this.num;
-    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) throw this.schema(`${what} is ${v}, expected an integer`);
+    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) throw this.schema(`${fieldLabel(node, field)} is ${v}, expected an integer`);
     return p;
   }
 
-  /** A JSON number where the schema wants one; anything else is a schema error naming `what`. */
-  private scanScalar(p: number, what: string): number {
+  /**
+   * A JSON number where the schema wants one; anything else is a schema error naming the field.
+   * The label is built only on error: this runs several times per node.
+   */
+  private scanScalar(p: number, node: number, field: string): number {
     const c = this.buf[p];
-    if (c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9)) return this.scanNumber(p, `in ${what}`);
+    if (c === Ch.Minus || (c >= Ch.D0 && c <= Ch.D9)) return this.scanNumber(p, 'in a number');
     const kind = this.describeValue(p);
-    if (kind === null) throw this.unexpected(p, `before the value of ${what}`);
-    throw this.schema(`${what} is ${kind}, expected a number`);
+    if (kind === null) throw this.unexpected(p, `before the value of ${fieldLabel(node, field)}`);
+    throw this.schema(`${fieldLabel(node, field)} is ${kind}, expected a number`);
   }
 
   /** Validates the JSON number grammar at p and leaves its value in this.num. */
