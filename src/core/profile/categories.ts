@@ -5,6 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Category } from './types';
 
+const IS_WINDOWS = process.platform === 'win32';
+
 const SPECIAL: Record<string, Category> = {
   '(root)': 'root',
   '(program)': 'program',
@@ -37,6 +39,8 @@ export function classify(functionName: string, url: string): Classification {
 /** file:// urls become paths (decoded, OS-specific); anything else stays as it is. */
 export function urlToFile(url: string): string {
   if (!url.startsWith('file:')) return url;
+  // The common case, without building a URL object per function: file:///plain/path on POSIX.
+  if (!IS_WINDOWS && url.startsWith('file:///') && !/[%?#]/.test(url)) return url.slice(7);
   try {
     return fileURLToPath(url);
   } catch {

@@ -44,3 +44,12 @@ export function emptyFile(source: string): HotpathError {
 export function profileNotFound(path: string, reason: string): HotpathError {
   return new HotpathError(ErrorCode.ProfileNotFound, `Cannot open profile ${path}: ${reason}.`, { file: path });
 }
+
+/** The profile does not fit in memory (a typed array, buffer or string over the engine's limits). */
+export function tooLarge(source: string, detail: string): HotpathError {
+  return new HotpathError(
+    ErrorCode.ProfileInvalid,
+    `${source} is too large to load (${detail}). Record a shorter profile, or a coarser one (a larger --cpu-prof-interval).`,
+    { file: source },
+  );
+}

@@ -4,6 +4,7 @@
  * Source mapping needs file reads, so it is a separate async step (sourceMaps.ts).
  */
 import { profileWarnings } from './diagnostics';
+import { tooLarge } from './errors';
 import { buildFunctions } from './functions';
 import { parseJsDebugAnnotations } from './jsDebug';
 import { buildLineTable } from './lines';
@@ -14,22 +15,38 @@ import type { ModelOptions, ProfileModel } from './types';
 export function buildProfileModel(input: Uint8Array | string, options: ModelOptions = {}): ProfileModel {
   // The scanner needs zeroed slack after the data, so copy into a padded buffer. loadProfile reads
   // the file straight into one and skips this copy.
+  const source = options.sourceName ?? 'The profile';
   let buf: Buffer;
   let length: number;
-  if (typeof input === 'string') {
-    length = Buffer.byteLength(input, 'utf8');
-    buf = Buffer.allocUnsafe(length + PADDING);
-    buf.write(input, 0, 'utf8');
-  } else {
-    length = input.byteLength;
-    buf = Buffer.allocUnsafe(length + PADDING);
-    buf.set(input, 0);
+  try {
+    if (typeof input === 'string') {
+      length = Buffer.byteLength(input, 'utf8');
+      buf = Buffer.allocUnsafe(length + PADDING);
+      buf.write(input, 0, 'utf8');
+    } else {
+      length = input.byteLength;
+      buf = Buffer.allocUnsafe(length + PADDING);
+      buf.set(input, 0);
+    }
+  } catch (err) {
+    if (err instanceof RangeError) throw tooLarge(source, err.message);
+    throw err;
   }
-  return modelFromBuffer(buf, length, options.sourceName ?? 'The profile', options.thread);
+  return modelFromBuffer(buf, length, source, options.thread);
 }
 
 /** @internal The shared path: `buf` holds `length` bytes of data plus PADDING bytes of slack. */
 export function modelFromBuffer(buf: Buffer, length: number, source: string, thread?: string): ProfileModel {
+  try {
+    return build(buf, length, source, thread);
+  } catch (err) {
+    // Allocation limits (typed arrays, strings) surface as RangeError: a user problem, not a bug.
+    if (err instanceof RangeError) throw tooLarge(source, err.message);
+    throw err;
+  }
+}
+
+function build(buf: Buffer, length: number, source: string, thread?: string): ProfileModel {
   const raw = scanProfile(buf, length, source);
   const tree = buildTree(raw, source);
   const table = buildFunctions(raw, tree);

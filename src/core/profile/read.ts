@@ -2,12 +2,29 @@
  * Reads a profile file straight into a buffer with the scanner's zero padding, so the bytes are never
  * copied or decoded into a JS string (that alone would double memory on a 500 MB profile).
  */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as path from 'node:path';
-import { profileNotFound } from './errors';
+import { profileNotFound, tooLarge } from './errors';
 import { PADDING } from './scanner';
 
+/** Below this size a synchronous read is faster than the async round trips and blocks for < 10 ms. */
+const SYNC_READ_MAX_BYTES = 16 << 20;
+
 export async function readPadded(file: string): Promise<{ buf: Buffer; length: number }> {
+  // Stat before opening: opening a FIFO or device would block (forever, if nothing writes to it).
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw profileNotFound(file, stat.isDirectory() ? 'it is a directory, not a file' : 'it is not a regular file');
+    size = stat.size;
+  } catch (err) {
+    throw err instanceof Error && err.name === 'HotpathError' ? err : notFound(file, err);
+  }
+  if (size <= SYNC_READ_MAX_BYTES) {
+    const small = readSmallSync(file, size);
+    if (small !== null) return small;
+  }
   let handle;
   try {
     handle = await open(file, 'r');
@@ -45,7 +62,33 @@ export async function readPadded(file: string): Promise<{ buf: Buffer; length: n
   }
 }
 
+/** A small regular file, read synchronously; null if it grew while read (the async path handles that). */
+function readSmallSync(file: string, size: number): { buf: Buffer; length: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw notFound(file, err);
+  }
+  try {
+    const buf = Buffer.allocUnsafe(size + PADDING);
+    let length = 0;
+    while (length < size) {
+      const n = readSync(fd, buf, length, size - length, length);
+      if (n === 0) break; // shrank: the scanner will report the truncation
+      length += n;
+    }
+    if (length === size && readSync(fd, Buffer.allocUnsafe(1), 0, 1, length) > 0) return null;
+    return { buf, length };
+  } catch (err) {
+    throw notFound(file, err);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function notFound(file: string, err: unknown) {
+  if (err instanceof RangeError) return tooLarge(file, err.message); // e.g. over the maximum Buffer size
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':

@@ -11,12 +11,17 @@
  * (incl. \uXXXX and surrogate pairs), negative numbers and exponents; unknown keys are skipped with full
  * validation; anything malformed throws a ProfileInvalid HotpathError that says where and why.
  *
+ * One exception to "bytes only": a small `nodes` array (≤ 4 MB of text, V8's layout) is handed to the
+ * native JSON.parse, which beats a not-yet-optimized JS scanner there (see parsedNodes.ts). The number
+ * arrays always go through intRun, which is faster than JSON.parse even before V8 optimizes it.
+ *
  * The buffer must have PADDING zero bytes after `length`: a 0 byte is never valid where the scanner
  * looks, so every loop stops at the end of the data without a bounds check of its own.
  */
 import type { HotpathError } from '../common/errors';
 import { badJson, emptyFile, notAProfile, truncated } from './errors';
-import { Int32List } from './growable';
+import { NodeTable } from './nodeTable';
+import { readParsedNodes } from './parsedNodes';
 
 export const PADDING = 8;
 
@@ -105,83 +110,52 @@ const enum TickKey { Line, Ticks }
 const TICK_LINE_PREFIX = Buffer.from('{"line":', 'latin1');
 const TICK_TICKS_INFIX = Buffer.from(',"ticks":', 'latin1');
 const INTERN_CACHE_SIZE = 4096; // a power of two
+/**
+ * The end of the nodes array in V8's layout. Its quote follows a comma, so it is a real quote, never one
+ * inside a string (those are escaped); JSON.parse then proves the slice is exactly the nodes array.
+ */
+const NODES_END = Buffer.from('],"startTime":', 'latin1');
+/** Largest nodes array handed to JSON.parse: its object tree is then a few MB, irrelevant next to the file. */
+const NATIVE_NODES_MAX_BYTES = 4 << 20;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 /** `nodes[3].hitCount` for node fields, the bare name (e.g. `"startTime"`) for top-level ones (node -1). */
 const fieldLabel = (node: number, field: string) => (node < 0 ? field : `nodes[${node}].${field}`);
 
-/** Parse a padded buffer holding `length` bytes of a .cpuprofile. Throws HotpathError(ProfileInvalid). */
-export function scanProfile(buf: Buffer, length: number, source: string): RawProfile {
-  return new Scanner(buf, length, source).parse();
+export interface ScanOptions {
+  /** Let JSON.parse read small `nodes` arrays (default true). Tests turn it off to test the scanner alone. */
+  nativeNodes?: boolean;
 }
 
-/** Growable per-node columns, kept together so one index addresses a whole node. */
-class NodeColumns {
-  capacity = 256;
-  count = 0;
-  id = new Int32Array(this.capacity);
-  functionName = new Int32Array(this.capacity);
-  url = new Int32Array(this.capacity);
-  scriptId = new Int32Array(this.capacity);
-  lineNumber = new Int32Array(this.capacity);
-  columnNumber = new Int32Array(this.capacity);
-  hitCount = new Int32Array(this.capacity);
-  parentId = new Float64Array(this.capacity);
-  deoptReason = new Int32Array(this.capacity);
-  childStart = new Int32Array(this.capacity);
-  childCount = new Int32Array(this.capacity);
-  tickStart = new Int32Array(this.capacity);
-  tickCountOf = new Int32Array(this.capacity);
-
-  /** Make room for one more node and return its index. */
-  add(): number {
-    if (this.count === this.capacity) {
-      const cap = this.capacity * 2;
-      const grow32 = (a: Int32Array) => {
-        const b = new Int32Array(cap);
-        b.set(a);
-        return b;
-      };
-      this.id = grow32(this.id);
-      this.functionName = grow32(this.functionName);
-      this.url = grow32(this.url);
-      this.scriptId = grow32(this.scriptId);
-      this.lineNumber = grow32(this.lineNumber);
-      this.columnNumber = grow32(this.columnNumber);
-      this.hitCount = grow32(this.hitCount);
-      this.deoptReason = grow32(this.deoptReason);
-      this.childStart = grow32(this.childStart);
-      this.childCount = grow32(this.childCount);
-      this.tickStart = grow32(this.tickStart);
-      this.tickCountOf = grow32(this.tickCountOf);
-      const parent = new Float64Array(cap);
-      parent.set(this.parentId);
-      this.parentId = parent;
-      this.capacity = cap;
-    }
-    return this.count++;
-  }
+/** Parse a padded buffer holding `length` bytes of a .cpuprofile. Throws HotpathError(ProfileInvalid). */
+export function scanProfile(buf: Buffer, length: number, source: string, options: ScanOptions = {}): RawProfile {
+  return new Scanner(buf, length, source, options.nativeNodes ?? true).parse();
 }
 
 class Scanner {
-  private readonly nodes = new NodeColumns();
-  private readonly childIds = new Int32List(1024);
-  private readonly tickLine = new Int32List(1024);
-  private readonly tickCount = new Int32List(1024);
-  private readonly strings: string[] = [];
-  private readonly stringIds = new Map<string, number>();
+  private readonly nodes = new NodeTable();
 
   // The last string token: bytes [strStart, strEnd) between the quotes.
   private strStart = 0;
   private strEnd = 0;
   private strEscaped = false;
   private strNonAscii = false;
+  // Fields keep one representation for the scanner's lifetime (num is a double from the start, the
+  // arrays are never null): a field changing from Smi to double, or null to object, changes the
+  // object's map and throws away every optimized method that saw the old one.
   // The last scalar number read by scanNumber.
-  private num = 0;
-  // The last number array read by scanNumberArray.
-  private arrInts: Int32Array | null = null;
-  private arrFloats: Float64Array | null = null;
+  private num = NaN;
+  // The last number array read by scanNumberArray: ints, or floats when arrIsFloat.
+  private arrInts: Int32Array = new Int32Array(0);
+  private arrFloats: Float64Array = new Float64Array(0);
+  private arrIsFloat = false;
+  // Results of intRun: elements stored so far, and whether it stopped at the array's closing bracket.
+  private runCount = 0;
+  private runEnded = false;
+  private runFull = false;
+  // Length of the first of samples/timeDeltas read, to size the second exactly; -1 before.
+  private knownArrayLength = -1;
   private skipStack = new Uint8Array(64);
   // Intern cache: byte position, length and string id of a recent string per slot (see internString).
   private readonly cacheStart = new Int32Array(INTERN_CACHE_SIZE).fill(-1);
@@ -192,6 +166,7 @@ class Scanner {
     private readonly buf: Buffer,
     private readonly len: number,
     private readonly source: string,
+    private readonly useNativeNodes: boolean,
   ) {
     if (buf.length < len + PADDING) throw new Error('scanProfile: buffer needs PADDING bytes of slack');
     buf.fill(0, len, len + PADDING);
@@ -243,8 +218,8 @@ class Scanner {
           case Top.Nodes:
             if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `"nodes"`, 'an array');
             // A repeated key replaces the earlier value, as with JSON.parse.
-            this.nodes.count = this.childIds.length = this.tickLine.length = this.tickCount.length = 0;
-            p = this.scanNodes(p);
+            this.nodes.clear();
+            p = this.readNodes(p);
             sawNodes = true;
             break;
           case Top.StartTime:
@@ -261,7 +236,7 @@ class Scanner {
             break;
           case Top.TimeDeltas:
             p = this.scanNumberArray(p, 'timeDeltas', false);
-            deltas = this.arrFloats ?? this.arrInts;
+            deltas = this.arrIsFloat ? this.arrFloats : this.arrInts;
             break;
           case Top.VsCode: {
             const start = p;
@@ -320,12 +295,12 @@ class Scanner {
       deoptReason: n.deoptReason.subarray(0, count),
       childStart: n.childStart.subarray(0, count),
       childCount: n.childCount.subarray(0, count),
-      childIds: this.childIds.view(),
+      childIds: n.childIds.view(),
       tickStart: n.tickStart.subarray(0, count),
       tickCountOf: n.tickCountOf.subarray(0, count),
-      tickLine: this.tickLine.view(),
-      tickCount: this.tickCount.view(),
-      strings: this.strings,
+      tickLine: n.tickLine.view(),
+      tickCount: n.tickCount.view(),
+      strings: n.strings,
       startTime,
       endTime,
       samples,
@@ -335,6 +310,29 @@ class Scanner {
   }
 
   // ---- nodes --------------------------------------------------------------------------------------
+
+  /**
+   * The `nodes` array at p. Small arrays in V8's standard layout (`"nodes":[...],"startTime":`) go
+   * through the native JSON.parse (see parsedNodes.ts); everything else, and anything that path does
+   * not accept, through the scanner.
+   */
+  private readNodes(p: number): number {
+    if (this.useNativeNodes) {
+      const window = this.buf.subarray(p, Math.min(this.len, p + NATIVE_NODES_MAX_BYTES));
+      const end = window.indexOf(NODES_END);
+      if (end > 0) {
+        let nodes: unknown;
+        try {
+          nodes = JSON.parse(this.buf.toString('utf8', p, p + end + 1));
+        } catch {
+          nodes = undefined; // the scanner will say what is wrong, and where
+        }
+        if (nodes !== undefined && readParsedNodes(nodes, this.nodes)) return p + end + 1;
+        this.nodes.clear();
+      }
+    }
+    return this.scanNodes(p);
+  }
 
   private scanNodes(p: number): number {
     const buf = this.buf;
@@ -364,19 +362,6 @@ class Scanner {
     const inside = 'inside a node object';
     let hasId = false;
     let hasFrame = false;
-    n.functionName[i] = -1;
-    n.url[i] = -1;
-    n.scriptId[i] = -1;
-    n.lineNumber[i] = -1;
-    n.columnNumber[i] = -1;
-    n.hitCount[i] = 0;
-    n.parentId[i] = NaN;
-    n.deoptReason[i] = -1;
-    n.childStart[i] = this.childIds.length;
-    n.childCount[i] = 0;
-    n.tickStart[i] = this.tickLine.length;
-    n.tickCountOf[i] = 0;
-
     p = this.skipWs(p + 1);
     if (buf[p] !== Ch.RBrace) {
       for (;;) {
@@ -401,15 +386,15 @@ class Scanner {
             break;
           case NodeKey.Children: {
             // A repeated key replaces the earlier value, as JSON.parse does.
-            this.childIds.length = n.childStart[i];
+            n.childIds.length = n.childStart[i];
             p = this.scanChildren(p, i);
-            n.childCount[i] = this.childIds.length - n.childStart[i];
+            n.childCount[i] = n.childIds.length - n.childStart[i];
             break;
           }
           case NodeKey.PositionTicks:
-            this.tickLine.length = this.tickCount.length = n.tickStart[i];
+            n.tickLine.length = n.tickCount.length = n.tickStart[i];
             p = this.scanPositionTicks(p, i);
-            n.tickCountOf[i] = this.tickLine.length - n.tickStart[i];
+            n.tickCountOf[i] = n.tickLine.length - n.tickStart[i];
             break;
           case NodeKey.Parent:
             p = this.scanInt(p, i, 'parent');
@@ -473,7 +458,7 @@ class Scanner {
               n.scriptId[i] = this.internString();
             } else {
               p = this.scanScalar(p, i, 'callFrame.scriptId');
-              n.scriptId[i] = this.intern(String(this.num));
+              n.scriptId[i] = n.intern(String(this.num));
             }
             break;
           case FrameKey.LineNumber:
@@ -497,10 +482,7 @@ class Scanner {
         throw this.unexpected(p, inside);
       }
     }
-    // functionName and url are required by CDP; tolerate their absence as '' rather than reject.
-    if (n.functionName[i] < 0) n.functionName[i] = this.intern('');
-    if (n.url[i] < 0) n.url[i] = this.intern('');
-    if (n.scriptId[i] < 0) n.scriptId[i] = this.intern('');
+    n.finishNode(i); // absent strings become '' (CDP requires them; tolerate files that lack them)
     return p + 1;
   }
 
@@ -552,8 +534,8 @@ class Scanner {
       c = buf[++q];
     }
     if (q === ticksStart || q - ticksStart > 9 || (buf[ticksStart] === Ch.D0 && q - ticksStart > 1) || c !== Ch.RBrace) return -1;
-    this.tickLine.push(line);
-    this.tickCount.push(ticks);
+    this.nodes.tickLine.push(line);
+    this.nodes.tickCount.push(ticks);
     return q + 1;
   }
 
@@ -591,15 +573,15 @@ class Scanner {
       }
     }
     if (line < 0 || ticks < 0) throw this.schema(`an entry of nodes[${i}].positionTicks lacks "line" or "ticks"`);
-    this.tickLine.push(line);
-    this.tickCount.push(ticks);
+    this.nodes.tickLine.push(line);
+    this.nodes.tickCount.push(ticks);
     return p + 1;
   }
 
   /** A node's children ids; plain non-negative integers take a fast path. */
   private scanChildren(p: number, i: number): number {
     const buf = this.buf;
-    const out = this.childIds;
+    const out = this.nodes.childIds;
     if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `nodes[${i}].children`, 'an array of ids');
     p = this.skipWs(p + 1);
     if (buf[p] === Ch.RBracket) return p + 1;
@@ -638,107 +620,133 @@ class Scanner {
   // ---- the big number arrays -----------------------------------------------------------------------
 
   /**
-   * The hot loop: `samples` and `timeDeltas` are most of the file. Integers that fit int32 (all of them
-   * in practice) go straight into an Int32Array; any other number switches the array to Float64Array
-   * (timeDeltas only; samples are node ids and must be integers). The array is pre-sized from a probe of
-   * its first 64 KB so it rarely grows.
+   * `samples` and `timeDeltas` are most of the file. Integers that fit int32 (all of them in practice)
+   * go straight into an Int32Array; any other number switches the array to Float64Array (timeDeltas
+   * only; samples are node ids and must be integers). The array is pre-sized from a probe of its first
+   * 64 KB so it rarely grows. The common case runs in intRun, a small loop V8 optimizes early and
+   * reuses for the second array; this function handles everything else one element at a time.
    */
   private scanNumberArray(p: number, name: string, intOnly: boolean): number {
     const buf = this.buf;
     const inside = `inside the "${name}" array`;
     if (buf[p] !== Ch.LBracket) throw this.wrongType(p, `"${name}"`, 'an array of numbers');
-    p++;
-    let cap = this.estimateArrayLength(p);
+    p = this.skipWs(p + 1);
+    // samples and timeDeltas must be equally long: once one is read, the other's size is known.
+    let cap = this.knownArrayLength >= 0 ? this.knownArrayLength + 1 : this.estimateArrayLength(p);
     let ints = new Int32Array(cap);
     let floats: Float64Array | null = null;
     let n = 0;
-    let c = buf[p];
-    if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
-    if (c === Ch.RBracket) {
-      this.arrInts = ints.subarray(0, 0);
-      this.arrFloats = null;
-      return p + 1;
-    }
-    for (;;) {
-      const start = p;
-      let v = 0;
-      let neg = false;
-      if (c === Ch.Minus) {
-        neg = true;
-        c = buf[++p];
-      }
-      if (c >= Ch.D1 && c <= Ch.D9) {
-        // int32 arithmetic keeps V8 on machine integers; exact up to 9 digits, longer ones are re-read below.
-        v = c - Ch.D0;
-        c = buf[++p];
-        while (c >= Ch.D0 && c <= Ch.D9) {
-          v = (v * 10 + (c - Ch.D0)) | 0;
-          c = buf[++p];
+    if (buf[p] !== Ch.RBracket) {
+      for (;;) {
+        if (floats === null) {
+          // In bounded runs, small at first: V8 then sees intRun return (and its result stores)
+          // before optimizing it, instead of deoptimizing at the first return from optimized code.
+          p = this.intRun(p, ints, n, Math.min(cap, n + (n < 4096 ? 256 : 1 << 16)));
+          n = this.runCount;
+          if (this.runEnded) break;
+          if (n < cap && this.runFull) continue;
         }
-      } else if (c === Ch.D0) {
-        c = buf[++p]; // a digit after a leading 0 is caught below as an unexpected byte
-      } else {
+        if (n === cap) {
+          cap = cap + (cap >> 2) + 1024;
+          if (floats === null) {
+            const grown = new Int32Array(cap);
+            grown.set(ints);
+            ints = grown;
+          } else {
+            const grown = new Float64Array(cap);
+            grown.set(floats);
+            floats = grown;
+          }
+          continue;
+        }
+        // One element the fast loop did not take: whitespace, a fraction, an exponent, many digits…
+        p = this.skipWs(p);
+        const c0 = buf[p];
+        if (c0 !== Ch.Minus && (c0 < Ch.D0 || c0 > Ch.D9)) throw this.unexpected(p, inside);
+        p = this.scanNumber(p, inside);
+        const v = this.num;
+        if (floats !== null) {
+          floats[n++] = v;
+        } else if ((v | 0) === v) {
+          ints[n++] = v;
+        } else if (intOnly) {
+          throw this.schema(`"${name}"[${n}] is ${v}, expected an integer node id`);
+        } else {
+          floats = new Float64Array(cap);
+          for (let k = 0; k < n; k++) floats[k] = ints[k];
+          ints = new Int32Array(0);
+          floats[n++] = v;
+        }
+        p = this.skipWs(p);
+        const c = buf[p];
+        if (c === Ch.Comma) {
+          p = this.skipWs(p + 1);
+          continue;
+        }
+        if (c === Ch.RBracket) break;
         throw this.unexpected(p, inside);
       }
-      let exact = true;
-      if (c === Ch.Dot || c === Ch.LowerE || c === Ch.UpperE || p - start > (neg ? 10 : 9)) {
-        // Fractions, exponents and long numbers: exact parse via the generic path (rare).
-        p = this.scanNumber(start, inside);
-        v = this.num;
-        c = buf[p];
-        exact = false;
-      } else if (neg) {
-        v = -v;
-      }
-      if (n === cap) {
-        cap = cap + (cap >> 2) + 1024;
-        if (floats === null) {
-          const grown = new Int32Array(cap);
-          grown.set(ints);
-          ints = grown;
-        } else {
-          const grown = new Float64Array(cap);
-          grown.set(floats);
-          floats = grown;
-        }
-      }
-      if (floats !== null) {
-        floats[n++] = v;
-      } else if (exact || (v | 0) === v) {
-        ints[n++] = v;
-      } else if (intOnly) {
-        throw this.schema(`"${name}"[${n}] is ${v}, expected an integer node id`);
-      } else {
-        floats = new Float64Array(cap);
-        for (let k = 0; k < n; k++) floats[k] = ints[k];
-        ints = new Int32Array(0);
-        floats[n++] = v;
-      }
-      if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
-      if (c === Ch.Comma) {
-        c = buf[++p];
-        if (c <= Ch.Space) c = buf[(p = this.skipWs(p))];
-        continue;
-      }
-      if (c === Ch.RBracket) break;
-      throw this.unexpected(p, inside);
     }
-    if (floats === null) {
-      this.arrInts = ints.subarray(0, n);
-      this.arrFloats = null;
-    } else {
-      this.arrInts = null;
-      this.arrFloats = floats.subarray(0, n);
-    }
+    this.arrIsFloat = floats !== null;
+    if (floats === null) this.arrInts = ints.subarray(0, n);
+    else this.arrFloats = floats.subarray(0, n);
+    this.knownArrayLength = n;
     return p + 1;
   }
 
-  /** Element count of the number array starting at p: exact if it is short, else a close upper estimate. */
+  /**
+   * The hot loop: stores compact integers of up to 9 digits followed by `,` into out[n..limit) until
+   * that is full (runFull) or an element is anything else; then returns the position of that element
+   * (or of the closing `]` after the last one, with runEnded set). int32 arithmetic keeps V8 on machine
+   * integers.
+   */
+  private intRun(p: number, out: Int32Array, n: number, limit: number): number {
+    const buf = this.buf;
+    let ended = false;
+    // Every comparison below runs on every element, on purpose: V8 deoptimizes optimized code when it
+    // reaches a comparison that never ran before (e.g. the `]` test at the end of the first array),
+    // and would then warm up all over again for the second array.
+    while (n < limit) {
+      const start = p;
+      let c = buf[p];
+      const neg = c === Ch.Minus ? 1 : 0;
+      p += neg;
+      c = buf[p];
+      const first = c;
+      let v = 0;
+      while (c >= Ch.D0 && c <= Ch.D9) {
+        v = (v * 10 + (c - Ch.D0)) | 0;
+        c = buf[++p];
+      }
+      const digits = p - start - neg;
+      // 1-9 digits (so int32 math was exact), no leading zero, then `,` or `]`.
+      const simple = digits - 1 < 9 && (digits === 1 || first !== Ch.D0) && digits > 0;
+      const comma = c === Ch.Comma;
+      ended = c === Ch.RBracket;
+      if (!simple || !(comma || ended)) {
+        p = start; // e.g. "1.5", "1e3", "01", "1 ," — the generic path decides
+        ended = false;
+        break;
+      }
+      out[n++] = neg === 0 ? v : -v;
+      if (ended) break;
+      p++;
+    }
+    this.runEnded = ended;
+    this.runFull = n === limit && !ended;
+    this.runCount = n;
+    return p;
+  }
+
+  /**
+   * Element count of the number array starting at p: exact if it is short, else an estimate from the
+   * comma density of its first 16 KB (+3%; growth covers a short estimate).
+   */
   private estimateArrayLength(p: number): number {
     const buf = this.buf;
     const close = buf.indexOf(Ch.RBracket, p); // a number array holds no ']' before its end
     const end = close < 0 || close > this.len ? this.len : close;
-    const probeEnd = Math.min(end, p + 65536);
+    const probeEnd = Math.min(end, p + 16384);
     let commas = 0;
     for (let i = p; i < probeEnd; i++) if (buf[i] === Ch.Comma) commas++;
     if (probeEnd === end) return commas + 1;
@@ -870,7 +878,7 @@ class Scanner {
    * and names over and over) rarely allocate a JS string or hash one.
    */
   private internString(): number {
-    if (this.strEscaped) return this.intern(this.stringValue());
+    if (this.strEscaped) return this.nodes.intern(this.stringValue());
     const buf = this.buf;
     const s = this.strStart;
     const len = this.strEnd - s;
@@ -889,20 +897,10 @@ class Scanner {
       while (k < len && buf[at + k] === buf[s + k]) k++;
       if (k === len) return this.cacheId[slot];
     }
-    const id = this.intern(this.stringValue());
+    const id = this.nodes.intern(this.stringValue());
     this.cacheStart[slot] = s;
     this.cacheLength[slot] = len;
     this.cacheId[slot] = id;
-    return id;
-  }
-
-  private intern(value: string): number {
-    let id = this.stringIds.get(value);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(value);
-      this.stringIds.set(value, id);
-    }
     return id;
   }
 

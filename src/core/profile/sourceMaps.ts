@@ -33,6 +33,7 @@ interface Position {
 
 export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader): Promise<void> {
   const stats = model.sourceMaps;
+  if (stats.applied) return; // positions are mapped once; a second pass would map mapped positions
   stats.applied = true;
 
   // Functions and line entries of mappable code, grouped by script url.

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCode, HotpathError } from '../../../src/core/common/errors';
-import { PADDING, scanProfile, type RawProfile } from '../../../src/core/profile/scanner';
+import { PADDING, scanProfile, type RawProfile, type ScanOptions } from '../../../src/core/profile/scanner';
 import type { FileReader, FunctionInfo, ProfileModel } from '../../../src/core/profile';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/profiles');
@@ -67,9 +67,9 @@ export function padded(text: string | Uint8Array): { buf: Buffer; length: number
   return { buf, length: bytes.length };
 }
 
-export function scanText(text: string, source = 'test.cpuprofile'): RawProfile {
+export function scanText(text: string, options: ScanOptions = {}): RawProfile {
   const { buf, length } = padded(text);
-  return scanProfile(buf, length, source);
+  return scanProfile(buf, length, 'test.cpuprofile', options);
 }
 
 /** The scanner's columns as plain data, shaped like normalizeParsed's output. */

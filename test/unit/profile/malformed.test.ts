@@ -3,6 +3,7 @@
  * what is wrong and what to do.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -50,6 +51,15 @@ describe('profile errors: files that are missing or not profiles', () => {
     assert.match(err.message, /is a directory/);
   });
 
+  it('a FIFO is refused without opening it (opening would block until a writer appears)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = path.join(dir, 'pipe.cpuprofile');
+    execFileSync('mkfifo', [fifo]);
+    const err = await loadError(fifo);
+    assert.equal(err.code, ErrorCode.ProfileNotFound);
+    assert.match(err.message, /not a regular file/);
+  });
+
   it('an empty file is ProfileInvalid naming the file and what to do', async () => {
     const file = path.join(dir, 'empty.cpuprofile');
     fs.writeFileSync(file, '');
@@ -64,7 +74,7 @@ describe('profile errors: files that are missing or not profiles', () => {
     fs.writeFileSync(file, text.slice(0, 1234));
     const err = await loadError(file);
     assert.equal(err.code, ErrorCode.ProfileInvalid);
-    assert.match(err.message, /cut\.cpuprofile is truncated \(ended at byte 1234 inside .+\)\. The file was probably cut off while being written; re-record the profile\./);
+    assert.match(err.message, /cut\.cpuprofile is truncated \(ended at byte 1234 (inside|before) .+\)\. The file was probably cut off while being written; re-record the profile\./);
   });
 
   it('whitespace only counts as empty', () => {
@@ -85,8 +95,8 @@ describe('profile errors: truncation anywhere', () => {
     const text = readFixture('deps');
     const inside = new Set<string>();
     for (let cut = 1; cut < text.length; cut += 997) {
-      const err = assertProfileInvalid(build(text.slice(0, cut)), /is truncated \(ended at byte \d+ inside [^)]+\)/);
-      inside.add(/inside ([^)]+)\)/.exec(err.message)![1]);
+      const err = assertProfileInvalid(build(text.slice(0, cut)), new RegExp(`is truncated \\(ended at byte ${cut} (inside|before|after|in) [^)]+\\)`));
+      inside.add(/ended at byte \d+ ([^)]+)\)/.exec(err.message)![1]);
     }
     assert.ok([...inside].some((s) => s.includes('"nodes"') || s.includes('node object') || s.includes('callFrame')), [...inside].join('; '));
     assert.ok([...inside].some((s) => s.includes('"samples" array')), [...inside].join('; '));

@@ -16,24 +16,82 @@ describe('profile scanner ≡ JSON.parse', () => {
     assert.ok(fixtures.length >= 7, `only ${fixtures.length} fixtures`);
   });
 
-  for (const name of fixtures) {
-    it(`reads recorded ${name} exactly like JSON.parse`, () => {
-      const text = fs.readFileSync(`${FIXTURES}/${name}`, 'utf8');
-      assert.deepEqual(rawToPlain(scanText(text)), reference(text));
+  // Both node readers: the byte scanner alone, and the default (JSON.parse for small V8-layout node arrays).
+  const modes = [
+    { label: 'scanner only', options: { nativeNodes: false } },
+    { label: 'default', options: {} },
+  ];
+  for (const { label, options } of modes) {
+    for (const name of fixtures) {
+      it(`reads recorded ${name} exactly like JSON.parse (${label})`, () => {
+        const text = fs.readFileSync(`${FIXTURES}/${name}`, 'utf8');
+        assert.deepEqual(rawToPlain(scanText(text, options)), reference(text));
+      });
+    }
+
+    it(`reads a recorded profile re-serialized with indentation (JSON.stringify(p, null, 2)) (${label})`, () => {
+      const text = JSON.stringify(JSON.parse(fs.readFileSync(`${FIXTURES}/deps.cpuprofile`, 'utf8')), null, 2);
+      assert.deepEqual(rawToPlain(scanText(text, options)), reference(text));
+    });
+
+    it(`reads 300 generated profiles (messy spelling, shuffled keys, unknown keys) like JSON.parse (${label})`, () => {
+      for (let seed = 1; seed <= 300; seed++) {
+        const rnd = seeded(seed);
+        const text = writeJson(randomProfile(rnd, 1 + Math.floor(rnd() * 40)), rnd, seed % 3 === 0 ? 'compact' : 'messy');
+        assert.deepEqual(rawToPlain(scanText(text, options)), reference(text), `seed ${seed}`);
+      }
     });
   }
 
-  it('reads a recorded profile re-serialized with indentation (JSON.stringify(p, null, 2))', () => {
-    const text = JSON.stringify(JSON.parse(fs.readFileSync(`${FIXTURES}/deps.cpuprofile`, 'utf8')), null, 2);
-    assert.deepEqual(rawToPlain(scanText(text)), reference(text));
+  it('falls back from the JSON.parse path to the scanner for anything it does not take, with the scanner\'s errors', () => {
+    const frame = '{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}';
+    const tail = ',"startTime":0,"endTime":1,"samples":[],"timeDeltas":[]}';
+    const cases = [
+      `{"nodes":[{"id":1,"callFrame":${frame},"meta":{"x":[1],"startTime":2}}]${tail}`, // marker inside a node
+      `{"nodes":[{"id":1,"callFrame":${frame},"positionTicks":[{"line":-1,"ticks":1}]}]${tail}`,
+      `{"nodes":[{"id":1.5,"callFrame":${frame}}]${tail}`,
+      `{"nodes":[{"id":1,"callFrame":${frame.replace('"(root)"', 'null')}}]${tail}`,
+      `{"nodes":[{"id":1,"callFrame":${frame},"children":[2,]}]${tail}`,
+      `{"nodes":[{"id":1,"callFrame":${frame},"hitCount":"3"}]${tail}`,
+    ];
+    for (const text of cases) {
+      let scannerOnly: unknown;
+      let withNative: unknown;
+      try {
+        scannerOnly = rawToPlain(scanText(text, { nativeNodes: false }));
+      } catch (err) {
+        scannerOnly = (err as Error).message;
+      }
+      try {
+        withNative = rawToPlain(scanText(text));
+      } catch (err) {
+        withNative = (err as Error).message;
+      }
+      assert.deepEqual(withNative, scannerOnly, text);
+    }
   });
 
-  it('reads 300 generated profiles (messy spelling, shuffled keys, unknown keys) like JSON.parse', () => {
-    for (let seed = 1; seed <= 300; seed++) {
-      const rnd = seeded(seed);
-      const text = writeJson(randomProfile(rnd, 1 + Math.floor(rnd() * 40)), rnd, seed % 3 === 0 ? 'compact' : 'messy');
-      assert.deepEqual(rawToPlain(scanText(text)), reference(text), `seed ${seed}`);
+  it('reads long arrays across fast-path chunk boundaries, growth and odd elements like JSON.parse', () => {
+    const rnd = seeded(99);
+    const count = 140_000;
+    const samples: string[] = [];
+    const deltas: string[] = [];
+    for (let i = 0; i < count; i++) {
+      samples.push(String(1 + (i % 3)));
+      // The first ~64 KB hold long numbers, so the size estimate is far too small and the array grows;
+      // odd spellings appear at random, including right at chunk boundaries (256, 256 + 65536, …).
+      const boundary = i === 255 || i === 256 || i === 65_791 || i === 65_792;
+      const r = rnd();
+      const v = i < 8000 ? String(100_000_000 + i) : String(i % 10);
+      deltas.push(boundary || r < 0.001 ? ` ${v}.0 ` : r < 0.002 ? `${v}e0` : r < 0.003 ? `-${v}` : r < 0.004 ? '1234567890' : v);
     }
+    const frame = (name: string) => `{"functionName":"${name}","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}`;
+    const text =
+      `{"nodes":[{"id":1,"callFrame":${frame('(root)')},"children":[2,3]},{"id":2,"callFrame":${frame('a')}},{"id":3,"callFrame":${frame('b')}}],` +
+      `"startTime":0,"endTime":1,"samples":[${samples.join(',')}],"timeDeltas":[${deltas.join(',')}]}`;
+    const raw = scanText(text);
+    assert.ok(raw.timeDeltas instanceof Int32Array);
+    assert.deepEqual(rawToPlain(raw), reference(text));
   });
 
   it('keeps integer timeDeltas in an Int32Array and switches to Float64Array only when needed', () => {
