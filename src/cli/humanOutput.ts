@@ -30,7 +30,7 @@ function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
 
 function linesTable(lines: ThreadHotLine[], cwd: string): string {
   const table = new Table({ ...plain, head: ['Line', 'Self', 'Self ms', 'Function'] });
-  for (const l of lines) table.push([location(l.file, l.line, cwd), pct(l.selfPct), int(l.selfMs), l.function || '(anonymous)']);
+  for (const l of lines) table.push([location(l.file, l.line, cwd), pct(l.selfPct), int(l.selfMs), l.inlinedFunction ? `${l.inlinedFunction} (inlined into ${l.function})` : l.function || '(anonymous)']);
   return table.toString();
 }
 

@@ -18,7 +18,7 @@ function hotspotJson(h: ThreadHotspot) {
 }
 
 function lineJson(l: ThreadHotLine) {
-  return { file: l.file, line: l.line, selfMs: round(l.selfMs), selfPct: round(l.selfPct), function: l.function, maybeInlined: l.maybeInlined, thread: l.thread };
+  return { file: l.file, line: l.line, selfMs: round(l.selfMs), selfPct: round(l.selfPct), function: l.function, maybeInlined: l.maybeInlined, inlinedFunction: l.inlinedFunction ?? null, thread: l.thread };
 }
 
 /**

@@ -3,7 +3,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { APPS, marker, QUICK_LOAD, runCli, waitForNoProcesses } from '../helpers/cli';
+import { APPS, marker, QUICK_LOAD, ROOT, runCli, waitForNoProcesses } from '../helpers/cli';
 
 describe('hotpath profile (real app, real load, real inspector)', function () {
   this.timeout(120_000);
@@ -72,6 +72,35 @@ describe('hotpath profile (real app, real load, real inspector)', function () {
       assert.deepEqual(await waitForNoProcesses(tag), []);
     } finally {
       fs.rmSync(build, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('hotpath profile through tsx (TypeScript compiled in memory)', function () {
+  this.timeout(120_000);
+
+  it('finds the app behind the tsx wrapper, maps functions through the in-memory source map, and does not invent lines', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-tsx-'));
+    try {
+      const tag = marker();
+      const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+      const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--out', out, '--', tsx, path.join(APPS, 'ts-server', 'server.ts'), tag]);
+      assert.equal(run.code, 0, run.stderr);
+      const doc = run.json();
+      const top = doc.hotspots.find((h: any) => h.category === 'user');
+      assert.equal(top.file, path.join(APPS, 'ts-server', 'server.ts'));
+      // distanceSumHot (line 7) or, when V8 inlined it, the request handler (line 21): both are real .ts lines.
+      assert.ok([7, 21].includes(top.line), `a .ts declaration line, got ${top.line}`);
+      assert.ok(fs.existsSync(`${doc.profilePath}.sourcemaps.json`), 'the runtime source-map URLs are kept next to the profile');
+      // tsx puts the whole file on one generated line: per-line time cannot be placed, and we say so.
+      assert.ok(doc.lines.every((l: any) => !l.file.endsWith('server.ts')), JSON.stringify(doc.lines));
+      assert.ok(doc.warnings.some((w: any) => w.code === 'LINES_NOT_MAPPABLE'));
+      // `hotpath report` on the saved file maps it the same way, thanks to the sidecar.
+      const report = (await runCli(['report', '--json', doc.profilePath])).json();
+      assert.equal(report.hotspots.find((h: any) => h.category === 'user').file, top.file);
+      assert.deepEqual(await waitForNoProcesses(tag), []);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
     }
   });
 });

@@ -15,6 +15,8 @@ export interface CapturedProfile {
   profile: RawCpuProfile;
   /** The thread or process ended before the planned stop; this is what was captured until then. */
   partial: boolean;
+  /** sourceMapURL per script URL as V8 saw them (in-memory maps of tsx & co.), for scripts in the profile. */
+  sourceMapUrls?: Record<string, string>;
 }
 
 export interface ProfilingOptions {
@@ -27,6 +29,31 @@ export interface ProfilingOptions {
 function workerLabel(info: WorkerInfo): string {
   const file = info.url ? info.url.replace(/^file:\/\//, '').split('/').pop() : info.title;
   return `worker ${info.workerId}${file ? ` (${file})` : ''}`;
+}
+
+/**
+ * Asks V8 for the source map of each script in the profile. Debugger.enable replays scriptParsed for
+ * every loaded script before it answers; it runs only after the profiler stopped, so it costs the
+ * measurement nothing. Best effort: a profile without maps is still a profile.
+ */
+async function sourceMapUrlsOf(session: CdpSession, profile: RawCpuProfile): Promise<Record<string, string> | undefined> {
+  const urls = new Set<string>();
+  for (const node of profile.nodes as Array<{ callFrame?: { url?: string } }>) {
+    const url = node.callFrame?.url;
+    if (url && !url.startsWith('node:')) urls.add(url);
+  }
+  if (urls.size === 0) return undefined;
+  const found: Record<string, string> = {};
+  const sub = session.onEvent('Debugger.scriptParsed', ({ url, sourceMapURL }) => {
+    if (sourceMapURL && urls.has(url)) found[url] = sourceMapURL;
+  });
+  try {
+    if (!(await session.trySend('Debugger.enable'))) return undefined;
+    await session.trySend('Debugger.disable');
+  } finally {
+    sub.dispose();
+  }
+  return Object.keys(found).length ? found : undefined;
 }
 
 /** One thread's profiler: started once, stopped once, result kept. */
@@ -42,7 +69,7 @@ class ThreadProfiler {
 
   stop(partial: boolean): Promise<CapturedProfile | undefined> {
     this.result ??= this.session.send<{ profile: RawCpuProfile }>('Profiler.stop').then(
-      ({ profile }) => ({ thread: this.thread, pid: this.pid, profile, partial }),
+      async ({ profile }) => ({ thread: this.thread, pid: this.pid, profile, partial, sourceMapUrls: await sourceMapUrlsOf(this.session, profile) }),
       (err) => { this.logger.warn(`No profile from ${this.thread}: ${errorMessage(err)}`); return undefined; });
     return this.result;
   }

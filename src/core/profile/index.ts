@@ -4,11 +4,11 @@
  */
 import { modelFromBuffer } from './model';
 import { readPadded, threadFromFileName } from './read';
-import { applySourceMaps } from './sourceMaps';
+import { applySourceMaps, readSourceMapSidecar } from './sourceMaps';
 import type { ModelOptions, ProfileModel } from './types';
 
 export { buildProfileModel } from './model';
-export { applySourceMaps } from './sourceMaps';
+export { applySourceMaps, readSourceMapSidecar, sourceMapSidecarPath } from './sourceMaps';
 export { rankHotspots, displayName, displayPosition } from './hotspots';
 export { rankLines } from './lines';
 export { classify, packageName } from './categories';
@@ -22,6 +22,6 @@ export type * from './types';
 export async function loadProfile(path: string, options: ModelOptions = {}): Promise<ProfileModel> {
   const { buf, length } = await readPadded(path);
   const model = modelFromBuffer(buf, length, options.sourceName ?? path, options.thread ?? threadFromFileName(path));
-  if (options.sourceMaps !== false) await applySourceMaps(model, options.fs);
+  if (options.sourceMaps !== false) await applySourceMaps(model, options.fs, options.sourceMapUrls ?? await readSourceMapSidecar(path));
   return model;
 }

@@ -76,10 +76,12 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
   const { lines, functions } = model;
   interface Row { file: string; line: number; us: number; maybeInlined: boolean; byFunction: Map<number, number> }
   const rows = new Map<string, Row>();
+  const inlineeOf = new Map<string, string | undefined>();
   for (let e = 0; e < lines.count; e++) {
     const f = lines.func[e];
     const info = functions[f];
     if (info.category !== 'user' && info.category !== 'dependency') continue;
+    if (lines.originalLine[e] === AMBIGUOUS_LINE) continue; // cannot be placed on a source line
     const mapped = lines.originalLine[e] > 0;
     const file = mapped ? lines.originalFile[e]! : info.file;
     const line = mapped ? lines.originalLine[e] : lines.line[e];
@@ -89,10 +91,13 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
     if (row === undefined) {
       row = { file, line, us: 0, maybeInlined: inlined, byFunction: new Map() };
       rows.set(key, row);
+      if (inlined) inlineeOf.set(key, enclosingFunctionName(model, info.url, lines.line[e]));
     }
     row.us += lines.selfUs[e];
     row.byFunction.set(f, (row.byFunction.get(f) ?? 0) + lines.selfUs[e]);
   }
+  const keyOf = new Map<Row, string>();
+  for (const [key, row] of rows) keyOf.set(row, key);
   const ranked = [...rows.values()].sort((a, b) => b.us - a.us || a.file.localeCompare(b.file) || a.line - b.line);
   return ranked.slice(0, limit).map((row) => {
     let best = -1;
@@ -110,6 +115,24 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
       selfPct: roundPct(row.us, model.durationUs),
       function: functions[best].name || '(anonymous)',
       maybeInlined: row.maybeInlined,
+      ...(row.maybeInlined && inlineeOf.get(keyOf.get(row)!) ? { inlinedFunction: inlineeOf.get(keyOf.get(row)!) } : {}),
     };
   });
+}
+
+/** Marks a line entry whose generated line spans many source lines (tsx, minified code): not placeable. */
+export const AMBIGUOUS_LINE = -1;
+
+/**
+ * The function of `url` declared nearest above `line` (generated coordinates): for a tick charged to a
+ * caller but lying outside it, the inlined callee it most likely belongs to. Only functions that appear
+ * in the profile are known, and nested functions can mislead, hence "most likely".
+ */
+function enclosingFunctionName(model: ProfileModel, url: string, line: number): string | undefined {
+  let best: { line: number; name: string } | undefined;
+  for (const info of model.functions) {
+    if (info.url !== url || info.line === null || info.line > line) continue;
+    if (!best || info.line > best.line) best = { line: info.line, name: info.name || '(anonymous)' };
+  }
+  return best?.name;
 }

@@ -19,11 +19,15 @@ import { errorMessage } from '../common/errors';
 import { positionKey } from './jsDebug';
 import { urlToFile } from './categories';
 import type { FileReader, ProfileModel } from './types';
+import { AMBIGUOUS_LINE } from './lines';
 
 const nodeReader: FileReader = { readFile: (file) => readFile(file, 'utf8') };
 
 /** Scripts read at once; enough to hide latency without opening hundreds of files together. */
 const CONCURRENCY = 8;
+
+/** More source lines than this on one generated line make a line-only position unplaceable. */
+const MAX_SOURCE_LINES_PER_LINE = 3;
 
 interface Position {
   file: string;
@@ -31,7 +35,22 @@ interface Position {
   column: number;
 }
 
-export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader): Promise<void> {
+/** Where the runtime source-map URLs of a saved profile live: next to it, so the profile stays standard. */
+export function sourceMapSidecarPath(profilePath: string): string {
+  return `${profilePath}.sourcemaps.json`;
+}
+
+/** The runtime source-map URLs saved next to a profile, or undefined when there are none or they are unreadable. */
+export async function readSourceMapSidecar(profilePath: string): Promise<Record<string, string> | undefined> {
+  try {
+    const value = JSON.parse(await readFile(sourceMapSidecarPath(profilePath), 'utf8'));
+    return value && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader, runtimeMapUrls: Record<string, string> = {}): Promise<void> {
   const stats = model.sourceMaps;
   if (stats.applied) return; // positions are mapped once; a second pass would map mapped positions
   stats.applied = true;
@@ -60,7 +79,7 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++];
-      const map = await loadMap(url, reader, stats.failures);
+      const map = await loadMap(url, reader, stats.failures, runtimeMapUrls[url]);
       if (map !== null) {
         stats.scriptsMapped++;
         mapScript(model, map, byScript.get(url)!);
@@ -71,6 +90,14 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
 
   if (model.jsDebug) applyJsDebugLocations(model, byScript);
 
+  if (stats.linesAmbiguous) {
+    model.warnings.push({
+      code: 'LINES_NOT_MAPPABLE',
+      message:
+        `${stats.linesAmbiguous} hot line(s) ran in generated code that puts many source lines on one line (e.g. TypeScript run through tsx, or minified code); ` +
+        'V8 records only line numbers, so those are left out of the hot lines (functions are still mapped). For per-line results, build with source maps (tsc or esbuild) and run the built JavaScript.',
+    });
+  }
   if (stats.failures.length > 0) {
     const first = stats.failures[0];
     model.warnings.push({
@@ -97,6 +124,11 @@ function mapScript(model: ProfileModel, map: TraceMap, group: { functions: numbe
   const { lines } = model;
   for (const e of group.lines) {
     const found = mapLine(map, lines.line[e]);
+    if (found === 'ambiguous') {
+      lines.originalLine[e] = AMBIGUOUS_LINE;
+      stats.linesAmbiguous = (stats.linesAmbiguous ?? 0) + 1;
+      continue;
+    }
     if (found === null) continue;
     lines.originalFile[e] = found.file;
     lines.originalLine[e] = found.line;
@@ -121,8 +153,13 @@ function mapPoint(map: TraceMap, line: number, column: number): Position | null 
  * if that segment has no source (generated-only code such as a helper prologue), the first one on the
  * line that has one. A line without mapped segments stays unmapped rather than borrowing a neighbour's.
  */
-function mapLine(map: TraceMap, line: number): Position | null {
+function mapLine(map: TraceMap, line: number): Position | null | 'ambiguous' {
   try {
+    // positionTicks carry no column: on a generated line holding many source lines (tsx output,
+    // minified code) any choice would be a guess, so say so instead of reporting a wrong line.
+    const sourceLines = new Set<number>();
+    for (const s of decodedMappings(map)[line - 1] ?? []) if (s.length >= 4) sourceLines.add(s[2]!);
+    if (sourceLines.size > MAX_SOURCE_LINES_PER_LINE) return 'ambiguous';
     const m = originalPositionFor(map, { line, column: 0, bias: LEAST_UPPER_BOUND });
     if (m.source !== null) return { file: urlToFile(m.source), line: m.line, column: m.column + 1 };
     const segments = decodedMappings(map)[line - 1];
@@ -139,9 +176,11 @@ function mapLine(map: TraceMap, line: number): Position | null {
 }
 
 /** Loads the source map a script declares; null (with a recorded reason if it declared one) otherwise. */
-async function loadMap(url: string, reader: FileReader, failures: { url: string; reason: string }[]): Promise<TraceMap | null> {
+async function loadMap(url: string, reader: FileReader, failures: { url: string; reason: string }[], runtimeReference?: string): Promise<TraceMap | null> {
   const scriptFile = urlToFile(url);
   if (!path.isAbsolute(scriptFile)) return null; // http:, vm scripts…: nothing on disk to read
+  // What V8 ran wins over the file on disk: with tsx the file is the .ts source, the map is in memory.
+  if (runtimeReference) return mapFromReference(url, runtimeReference, scriptFile, reader, failures);
   let code: string;
   try {
     code = await reader.readFile(scriptFile);
@@ -167,6 +206,10 @@ async function loadMap(url: string, reader: FileReader, failures: { url: string;
     }
   }
 
+  return mapFromReference(url, reference, scriptFile, reader, failures);
+}
+
+async function mapFromReference(url: string, reference: string, scriptFile: string, reader: FileReader, failures: { url: string; reason: string }[]): Promise<TraceMap | null> {
   try {
     let json: string;
     let mapUrl: string;

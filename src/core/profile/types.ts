@@ -19,6 +19,12 @@ export type Category =
 export interface ModelOptions {
   /** Map positions through source maps (default true; only `loadProfile`/`applySourceMaps` do IO). */
   sourceMaps?: boolean;
+  /**
+   * The sourceMapURL V8 itself reported per script URL (Debugger.scriptParsed), for code compiled in
+   * memory (tsx, ts-node, bundlers' dev servers) whose file on disk carries no map. Tried first.
+   * `loadProfile` reads them from the `<profile>.sourcemaps.json` sidecar when not given.
+   */
+  sourceMapUrls?: Record<string, string>;
   /** File reader for scripts and source maps; defaults to node:fs/promises. Tests pass a fake. */
   fs?: FileReader;
   /**
@@ -104,6 +110,8 @@ export interface SourceMapStats {
   scriptsMapped: number;
   functionsMapped: number;
   linesMapped: number;
+  /** Line entries whose generated line spans too many source lines to place (see LINES_NOT_MAPPABLE). */
+  linesAmbiguous?: number;
   /** Scripts that declared a source map we could not use, and why. */
   failures: { url: string; reason: string }[];
 }
@@ -177,6 +185,11 @@ export interface HotLine {
   /** The function with the most time on this line. */
   function: string;
   maybeInlined: boolean;
+  /**
+   * For a maybeInlined line: the function of the same script that most likely contains the line (the
+   * nearest one declared above it), i.e. the inlined callee; `function` is then the caller it ran in.
+   */
+  inlinedFunction?: string;
 }
 
 export interface RankOptions {

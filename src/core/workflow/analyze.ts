@@ -29,6 +29,7 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
     for (const h of rankHotspots(model, { limit })) hotspots.push({ ...h, thread: s.thread });
     for (const l of rankLines(model, { limit })) lines.push({ ...l, thread: s.thread });
+    for (const w of model.warnings) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
     if (s.partial) {
       warnings.push({ code: 'PROFILE_PARTIAL', message: `The ${s.thread} thread ended before profiling stopped; its profile (${s.path}) holds what was captured until then.` });
     }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CapturedProfile } from '../inspector/profilingRun';
+import { sourceMapSidecarPath } from '../profile';
 
 export interface SavedProfile {
   thread: string;
@@ -21,6 +22,7 @@ function threadSuffix(thread: string): string {
 /**
  * Writes each captured thread's profile as a standard .cpuprofile (openable in Chrome DevTools,
  * VS Code, speedscope): `<dir>/<stamp>-<name>.cpuprofile`, workers as `….worker-1.cpuprofile`.
+ * Source-map URLs V8 reported go to a `.sourcemaps.json` sidecar, so `hotpath report` maps them too.
  */
 export async function saveProfiles(dir: string, name: string, captured: CapturedProfile[]): Promise<SavedProfile[]> {
   await fs.mkdir(dir, { recursive: true });
@@ -29,6 +31,7 @@ export async function saveProfiles(dir: string, name: string, captured: Captured
   for (const c of captured) {
     const file = path.join(dir, `${stem}${threadSuffix(c.thread)}.cpuprofile`);
     await fs.writeFile(file, JSON.stringify(c.profile));
+    if (c.sourceMapUrls) await fs.writeFile(sourceMapSidecarPath(file), JSON.stringify(c.sourceMapUrls));
     saved.push({ thread: c.thread, path: file, partial: c.partial });
   }
   return saved;

@@ -257,7 +257,8 @@ describe('profile model: exact numbers on a hand-made profile', () => {
     assert.deepEqual(rankLines(model), [
       { file: '/app/main.js', line: 12, selfMs: 0.03, selfPct: 10, function: 'f', maybeInlined: false },
       { file: '/app/main.js', line: 40, selfMs: 0.02, selfPct: 6.67, function: 'main', maybeInlined: false },
-      { file: '/app/main.js', line: 3, selfMs: 0.015, selfPct: 5, function: 'f', maybeInlined: true },
+      // Line 3 lies before f (line 10): the nearest function declared above it, main (line 1), is named.
+      { file: '/app/main.js', line: 3, selfMs: 0.015, selfPct: 5, function: 'f', maybeInlined: true, inlinedFunction: 'main' },
       { file: '/app/main.js', line: 11, selfMs: 0.015, selfPct: 5, function: 'f', maybeInlined: false },
     ].map((r) => ({ ...r, selfMs: Math.round(r.selfMs * 100) / 100 })));
   });
