@@ -2,10 +2,12 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { invalidOption } from '../core/common/errors';
 import type { LoadOptionsInput } from '../core/load/options';
+import type { AttachSpec } from '../core/target/attach';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
   hotpath profile  --script [--json] [--out DIR] [--timeout S] -- <command...>
+  hotpath profile  --attach PID|HOST:PORT|ws://URL --port N [load options] [--json]
   hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath report   [--json] <file.cpuprofile>
@@ -14,6 +16,12 @@ Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
   --method M, --header K:V (repeatable), --body TEXT
   --connections N (10), --duration S (10), --warmup S (3), --pipelining N (1)
+
+Attach (profile a running process, which keeps running):
+  --attach PID              SIGUSR1 opens its inspector (on --inspect-port, default 9229)
+  --attach 127.0.0.1:9229   an inspector already open on that port
+  --attach ws://127.0.0.1:9229/<id>
+  --inspect-port N          the inspector port of --attach PID (the app's --inspect-port)
 
 Target options:
   --env K=V (repeatable)    set a variable in the app's environment, e.g. --env NODE_ENV=production
@@ -37,12 +45,14 @@ const OPTIONS = {
   env: { type: 'string', multiple: true }, cwd: { type: 'string' }, 'ready-timeout': { type: 'string' },
   'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
+  attach: { type: 'string' }, 'inspect-port': { type: 'string' },
   timeout: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
 export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report';
 
 export interface CliArgs {
+  attach?: AttachSpec;
   subcommand: Subcommand;
   command: string[];
   files: string[];
@@ -97,7 +107,10 @@ export function parseCli(argv: string[]): CliArgs {
   const subcommand = sub as Subcommand;
   if (subcommand === 'report' && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
   if (subcommand !== 'report' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
-  if (subcommand !== 'report' && command.length === 0) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
+  const attach = values.attach !== undefined ? parseAttach(values.attach, positiveInt('--inspect-port', values['inspect-port'])) : undefined;
+  if (attach && (subcommand !== 'profile' || values.script)) throw invalidOption('--attach works with `hotpath profile` (HTTP load) only.');
+  if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
+  if (subcommand !== 'report' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
 
   const env: Record<string, string> = {};
@@ -124,6 +137,7 @@ export function parseCli(argv: string[]): CliArgs {
   }
 
   return {
+    attach,
     subcommand, command, files, load, port: port ?? urlPort, env,
     cwd: path.resolve(values.cwd ?? process.cwd()),
     readyTimeoutMs: (positiveSeconds('--ready-timeout', values['ready-timeout']) ?? 30) * 1000,
@@ -139,4 +153,13 @@ export function parseCli(argv: string[]): CliArgs {
     verbose: Boolean(values.verbose),
     help: false,
   };
+}
+
+/** `--attach 1234` (PID), `--attach 127.0.0.1:9229` (open inspector), `--attach ws://127.0.0.1:9229/<id>`. */
+export function parseAttach(value: string, inspectPort?: number): AttachSpec {
+  if (/^ws:\/\//.test(value)) return { inspectorUrl: value };
+  if (/^\d+$/.test(value)) return { pid: Number(value), inspectorPort: inspectPort };
+  const hostPort = /^(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)$/.exec(value);
+  if (hostPort) return { inspectorPort: Number(hostPort[1]) };
+  throw invalidOption(`--attach takes a PID, 127.0.0.1:<inspector port> or a ws://127.0.0.1:… inspector URL (got '${value}'); only loopback inspectors are allowed.`);
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../core/common/logger';
 import { baselineNameFromCommand } from '../core/stats/baselineStore';
 import { establishBaseline, verifyAgainstBaseline } from '../core/workflow/baseline';
 import { profileScript } from '../core/workflow/profileScript';
+import { profileAttached } from '../core/workflow/profileAttached';
 import { profileWithLoad } from '../core/workflow/profileWithLoad';
 import { reportProfile } from '../core/workflow/report';
 import { type CliArgs, parseCli, USAGE } from './args';
@@ -26,6 +27,9 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     case 'report':
       return reportProfile(path.resolve(args.files[0]), { limit: args.limit });
     case 'profile':
+      if (args.attach) {
+        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit }, deps);
+      }
       if (args.script) {
         return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs }, deps);
       }

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { attachToProcess } from '../../src/core/target/attach';
 import { ProfilingRun } from '../../src/core/inspector/profilingRun';
 import { isHotpathError, ErrorCode } from '../../src/core/common/errors';
-import { APPS } from '../helpers/cli';
+import * as fs from 'node:fs';
+import { APPS, runCli } from '../helpers/cli';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -59,6 +60,23 @@ describe('attach to a running process', function () {
     const attached = await attachToProcess({ inspectorPort: inspectPort });
     assert.equal(attached.pid, app.pid);
     await attached.client.close();
+  });
+
+  it('`hotpath profile --attach PID` profiles under load and leaves the process running', async () => {
+    const run = await runCli(['profile', '--attach', String(app.pid), '--inspect-port', String(inspectPort), '--port', String(httpPort), '--duration', '2', '--warmup', '1', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const doc = run.json();
+    assert.equal(doc.target.pid, app.pid);
+    assert.equal(doc.hotspots.find((h: any) => h.category === 'user').function, 'fibonacciHot');
+    assert.ok(doc.warnings.some((w: any) => w.code === 'NODE_ENV_NOT_PRODUCTION'));
+    assert.doesNotThrow(() => process.kill(app.pid!, 0), 'the attached app is still running');
+    fs.rmSync(path.dirname(doc.profilePath), { recursive: true, force: true });
+  });
+
+  it('`--attach` without a load target says what to add', async () => {
+    const run = await runCli(['profile', '--attach', String(app.pid)]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /add --port N .* or --url URL/);
   });
 
   it('refuses non-loopback inspector URLs and reports closed ports clearly', async () => {

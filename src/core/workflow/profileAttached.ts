@@ -1,0 +1,76 @@
+import * as path from 'node:path';
+import { neverCancelled } from '../common/cancellation';
+import { ErrorCode, HotpathError } from '../common/errors';
+import { silentLogger } from '../common/logger';
+import type { Warning } from '../common/warnings';
+import { ProfilingRun } from '../inspector/profilingRun';
+import { type LoadOptionsInput, resolveLoadOptions } from '../load/options';
+import { attachToProcess, type AttachSpec } from '../target/attach';
+import { analyzeProfiles } from './analyze';
+import { measure, warmUp } from './loadPhases';
+import { nodeEnvWarning } from './preflight';
+import { saveProfiles } from './profileStore';
+import type { ProfileResult, WorkflowDeps } from './profileWithLoad';
+
+export interface AttachProfileRequest {
+  attach: AttachSpec;
+  /** Must name the port or URL: a process we did not start cannot tell us where it listens. */
+  load: LoadOptionsInput;
+  port?: number;
+  cwd: string;
+  samplingIntervalMicros: number;
+  outDir?: string;
+  name: string;
+  workers?: boolean;
+  limit?: number;
+}
+
+export function describeAttach(spec: AttachSpec): string {
+  if ('inspectorUrl' in spec) return spec.inspectorUrl;
+  if ('pid' in spec) return `PID ${spec.pid}`;
+  return `inspector port ${spec.inspectorPort}`;
+}
+
+/**
+ * Profile a process that is already running (attached over its inspector): the same warm-up,
+ * profile and analysis as a launch, but the process is left running afterwards.
+ */
+export async function profileAttached(request: AttachProfileRequest, deps: WorkflowDeps = {}): Promise<ProfileResult> {
+  const token = deps.token ?? neverCancelled;
+  const logger = deps.logger ?? silentLogger;
+  const progress = deps.onProgress ?? (() => {});
+  if (request.load.url === undefined && request.port === undefined) {
+    throw new HotpathError(ErrorCode.InvalidOption, 'Attaching needs to know where to send load: add --port N (and --path) or --url URL of the running app.');
+  }
+  const loadOptions = resolveLoadOptions(request.load, { port: request.port });
+  progress({ stage: 'starting', message: `Attaching to ${describeAttach(request.attach)}`, fraction: 0 });
+  const attached = await attachToProcess(request.attach, { token, logger });
+  const phase = { token, logger, progress, totalSeconds: loadOptions.warmupSeconds + loadOptions.durationSeconds };
+  let captured;
+  let load;
+  try {
+    await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
+    const run = await ProfilingRun.start(attached.client, attached.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers, logger });
+    try {
+      load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
+      progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
+      captured = await run.stop();
+    } finally {
+      run.dispose();
+    }
+  } finally {
+    await attached.client.close(); // detach; the process keeps running
+  }
+  progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
+  const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, captured);
+  const analysis = await analyzeProfiles(saved, { limit: request.limit });
+  const warnings: Warning[] = [...load.warnings, ...analysis.warnings];
+  const envWarning = nodeEnvWarning(attached.nodeEnv);
+  if (envWarning) warnings.unshift(envWarning);
+  return {
+    kind: 'profile',
+    target: { command: [`(attached to ${describeAttach(request.attach)})`], pid: attached.pid, port: loadOptions.port, nodeVersion: attached.nodeVersion, nodeEnv: attached.nodeEnv },
+    load, loadOptions, profilePath: saved[0].path, profiles: saved, samplingIntervalMicros: request.samplingIntervalMicros,
+    ...analysis, warnings,
+  };
+}

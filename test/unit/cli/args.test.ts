@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import { parseAttach, parseCli } from '../../../src/cli/args';
+import { ErrorCode, isHotpathError } from '../../../src/core/common/errors';
+
+describe('CLI arguments', () => {
+  it('splits hotpath options from the app command at --', () => {
+    const a = parseCli(['profile', '--duration', '5', '--env', 'NODE_ENV=production', '--header', 'x-a: 1', '--', 'node', 'app.js', '--duration', '9']);
+    assert.deepEqual(a.command, ['node', 'app.js', '--duration', '9']);
+    assert.equal(a.load.durationSeconds, '5');
+    assert.deepEqual(a.env, { NODE_ENV: 'production' });
+    assert.deepEqual(a.load.headers, ['x-a: 1']);
+  });
+
+  it('takes the app port from --url', () => {
+    assert.equal(parseCli(['profile', '--url', 'http://127.0.0.1:8080/x', '--', 'node', 'a.js']).port, 8080);
+  });
+
+  for (const [argv, pattern] of [
+    [['profile'], /needs the command that starts your app/],
+    [['profile', 'app.js'], /put the app command after `--`/],
+    [['frobnicate'], /Unknown command/],
+    [['report'], /exactly one \.cpuprofile/],
+    [['baseline', '--runs', '1', '--', 'node', 'a.js'], /--runs must be a whole number ≥ 2/],
+    [['profile', '--env', 'NOVALUE', '--', 'node', 'a.js'], /--env takes NAME=VALUE/],
+    [['verify', '--script', '--', 'node', 'a.js'], /--script works with `hotpath profile` only/],
+    [['profile', '--attach', '1', '--', 'node', 'a.js'], /leave out the command/],
+    [['profile', '--bogus'], /Unknown option/],
+  ] as const) {
+    it(`rejects ${argv.join(' ')} with a message that says what to do`, () => {
+      assert.throws(() => parseCli([...argv]), (err) => isHotpathError(err, ErrorCode.InvalidOption) && pattern.test(err.message));
+    });
+  }
+
+  it('parses --attach as PID, loopback host:port, or inspector URL, and refuses anything else', () => {
+    assert.deepEqual(parseAttach('4242', 9300), { pid: 4242, inspectorPort: 9300 });
+    assert.deepEqual(parseAttach('127.0.0.1:9229'), { inspectorPort: 9229 });
+    assert.deepEqual(parseAttach('ws://127.0.0.1:9229/abc'), { inspectorUrl: 'ws://127.0.0.1:9229/abc' });
+    assert.throws(() => parseAttach('10.0.0.5:9229'), /only loopback inspectors/);
+  });
+});
