@@ -6,7 +6,9 @@ import { APPS, marker, runCli, waitForNoProcesses } from '../helpers/cli';
 
 /**
  * Baseline then verify on the same app with a known change in cost: FIB_N=24 is about 4× the work
- * of FIB_N=21 per request, far beyond run-to-run noise, so the verdicts are not a coin toss.
+ * of FIB_N=21 per request and FIB_N=28 about 7× that of 24, far beyond run-to-run noise, so the
+ * verdicts are not a coin toss (unless another heavy job shares the machine: the test is honest
+ * statistics with n = 3, and a disturbed baseline run widens the interval).
  */
 describe('hotpath baseline / verify', function () {
   this.timeout(180_000);
@@ -35,15 +37,15 @@ describe('hotpath baseline / verify', function () {
     const run = await runCli(['verify', ...load, '--name', 'fib', '--env', 'FIB_N=21', '--json', '--cwd', cwd, '--', 'node', path.join(APPS, 'hot-server.js')]);
     assert.equal(run.code, 0, run.stderr);
     const c = run.json().comparison;
-    assert.equal(c.verdict, 'faster');
+    assert.equal(c.verdict, 'faster', JSON.stringify(c, null, 1));
     assert.equal(c.n.baseline, 3);
     assert.equal(c.n.current, 3);
     assert.ok(c.requestsPerSecond.ciLowPct > 0, 'the whole CI is an improvement');
   });
 
   it('verify exits 3 on a significant regression, so CI can gate on it', async () => {
-    const run = await runCli(['verify', ...load, '--name', 'fib', '--env', 'FIB_N=27', '--cwd', cwd, '--', 'node', path.join(APPS, 'hot-server.js')]);
-    assert.equal(run.code, 3, run.stderr);
+    const run = await runCli(['verify', ...load, '--name', 'fib', '--env', 'FIB_N=28', '--cwd', cwd, '--', 'node', path.join(APPS, 'hot-server.js')]);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
     assert.match(run.stdout, /Verdict: SLOWER/);
   });
 
