@@ -1,5 +1,6 @@
-// Bundles the extension host entry, the CLI and the target preload (all Node/CJS).
-// The webview bundle joins when the flamegraph lands. `--watch` rebuilds on change.
+// Bundles the extension host entry, the CLI and the target preload (all Node/CJS), and the flamegraph
+// front end (browser/IIFE, dist/webview.js: loaded by the VS Code webview and inlined into the
+// standalone HTML report). `--watch` rebuilds on change.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 
@@ -9,6 +10,13 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
   { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/preload.js', sourcemap: false },
+  // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
+  // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
+  {
+    bundle: true, platform: 'browser', format: 'iife', target: ['chrome114', 'firefox115', 'safari16'], logLevel: 'warning',
+    entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', minify: !process.env.HOTPATH_WEBVIEW_DEBUG, // unminified for profiling sourcemap: 'external', legalComments: 'none',
+    tsconfig: 'src/webview/tsconfig.json',
+  },
 ];
 if (fs.existsSync('src/extension.ts')) {
   builds.push({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });

@@ -10,7 +10,8 @@ export const USAGE = `Usage:
   hotpath profile  --attach PID|HOST:PORT|ws://URL --port N [load options] [--json]
   hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
-  hotpath report   [--json] <file.cpuprofile>
+  hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
+  hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
 
 Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
@@ -32,6 +33,9 @@ Other options:
   --sampling-interval US    CPU sampling interval in microseconds (default 1000)
   --limit N                 hotspots and lines to show (default 15)
   --no-workers              do not profile worker threads
+  --html FILE               report: also write the flamegraph as one self-contained HTML file
+                            (profile writes one next to the saved profile anyway)
+  --diff                    report --html: a differential flamegraph of two profiles (before, after)
   --json                    print one JSON document on stdout (see README)
   --verbose                 log what happens to stderr
   -h, --help                show this help
@@ -46,7 +50,7 @@ const OPTIONS = {
   'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
-  timeout: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
 export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report';
@@ -69,6 +73,10 @@ export interface CliArgs {
   out?: string;
   script: boolean;
   timeoutMs?: number;
+  /** report: write the flamegraph HTML here (absolute). */
+  html?: string;
+  /** report: `files` are [before, after]; the HTML is a differential flamegraph. */
+  diff: boolean;
   json: boolean;
   verbose: boolean;
   help: boolean;
@@ -105,7 +113,11 @@ export function parseCli(argv: string[]): CliArgs {
   }
   if (!['profile', 'baseline', 'verify', 'report'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify or report.`);
   const subcommand = sub as Subcommand;
-  if (subcommand === 'report' && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
+  if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
+  if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
+  if (values.diff && (subcommand !== 'report' || values.html === undefined)) throw invalidOption('--diff works with `hotpath report --html OUT.html --diff BEFORE.cpuprofile AFTER.cpuprofile`.');
+  if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two .cpuprofile files: the one before and the one after the change.');
+  if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
   if (subcommand !== 'report' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
   const attach = values.attach !== undefined ? parseAttach(values.attach, positiveInt('--inspect-port', values['inspect-port'])) : undefined;
   if (attach && (subcommand !== 'profile' || values.script)) throw invalidOption('--attach works with `hotpath profile` (HTTP load) only.');
@@ -149,6 +161,8 @@ export function parseCli(argv: string[]): CliArgs {
     out: values.out ? path.resolve(values.out) : undefined,
     script: Boolean(values.script),
     timeoutMs: values.timeout !== undefined ? positiveSeconds('--timeout', values.timeout)! * 1000 : undefined,
+    html: values.html !== undefined ? path.resolve(values.html) : undefined,
+    diff: Boolean(values.diff),
     json: Boolean(values.json),
     verbose: Boolean(values.verbose),
     help: false,

@@ -13,6 +13,8 @@ import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } fro
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
+import { displayPath } from './format';
+import { htmlPathFor, writeDiffReport, writeFlameReportFromFile } from './htmlReport';
 
 function stderrLogger(verbose: boolean): Logger {
   const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
@@ -25,7 +27,8 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   const target = { command: args.command, cwd: args.cwd, env: args.env, port: args.port, readyTimeoutMs: args.readyTimeoutMs };
   switch (args.subcommand) {
     case 'report':
-      return reportProfile(path.resolve(args.files[0]), { limit: args.limit });
+      // With --diff the text report is the newer profile's; the HTML compares both.
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit }, deps);
@@ -39,6 +42,25 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     case 'verify':
       return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
   }
+}
+
+/**
+ * The flamegraph HTML: `report --html` writes where asked (failing the command if it cannot);
+ * `profile` writes one next to the saved profile (a failure there is only a warning).
+ */
+async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string | null> {
+  if (result.kind === 'report') {
+    if (!args.html) return null;
+    return args.diff ? writeDiffReport(args.files[0], args.files[1], args.html) : writeFlameReportFromFile(result.profilePath, args.html);
+  }
+  if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
+    try {
+      return await writeFlameReportFromFile(result.profilePath, htmlPathFor(result.profilePath));
+    } catch (err) {
+      process.stderr.write(`hotpath: could not write the flamegraph HTML: ${errorMessage(err)}\n`);
+    }
+  }
+  return null;
 }
 
 function render(result: AnyResult, cwd: string): string {
@@ -73,8 +95,11 @@ export async function main(argv: string[]): Promise<number> {
   const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
   try {
     const result = await run(args, cts, progress);
+    const flamegraphPath = await writeFlamegraph(args, result);
     progress.stop();
-    process.stdout.write(args.json ? JSON.stringify(toJson(result), null, 2) + '\n' : render(result, args.cwd));
+    const json = flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
+    const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
+    process.stdout.write(args.json ? JSON.stringify(json, null, 2) + '\n' : render(result, args.cwd) + flameLine);
     return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();

@@ -1,0 +1,250 @@
+'use strict';
+// The flamegraph in headless Chromium, on generated profiles of about 30, 110 and 240 MB:
+//   - file → first complete paint: building the standalone report (`hotpath report --html`'s code, in a
+//     fresh process) plus opening it until the first frame is drawn (the page's own performance.now()
+//     at the end of its first draw, i.e. from navigation start);
+//   - zoom (click a frame) and hover frame times, median and p95: the draw's JS time, and the time from
+//     the input event to the end of the draw (which includes waiting for the animation frame);
+//   - the page's JS heap after a GC.
+// Anchors (published, CPUpro's README): CPUpro 0.5 / 1.3 / 2.8 s, speedscope 6.5 / 18.5 s / out of
+// memory, Chrome DevTools 4.6 / 12.3 / 48 s for 33 / 114 / 239 MB. speedscope and cpupro are also run
+// here, on the same files, when they install from npm (into .bench-cache/compare, scripts off).
+//
+// Environment: HOTPATH_BENCH_FLAME_SIZES=30,110 to pick sizes; HOTPATH_BENCH_COMPARE=0 to skip the
+// other tools.
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { bundle, ROOT } = require('../lib/build');
+const { cachedProfile } = require('../lib/generate');
+const { launch, heapMB, percentile } = require('../lib/browser');
+
+const ANCHORS = {
+  cpupro: { 33: 500, 114: 1300, 239: 2800 },
+  speedscope: { 33: 6500, 114: 18500, 239: null },
+  devtools: { 33: 4600, 114: 12300, 239: 48000 },
+};
+const OPEN_RUNS = 3;
+const ZOOMS = 30;
+const HOVERS = 200;
+const COMPETITOR_TIMEOUT_MS = 120_000;
+
+const round = (v, d = 0) => (v === null || v === undefined ? v : Math.round(v * 10 ** d) / 10 ** d);
+const median = (values) => percentile(values, 50);
+const stats = (values) => ({ median: round(median(values), 2), p95: round(percentile(values, 95), 2), n: values.length });
+
+/** The anchor for the nearest published size. */
+function anchor(tool, sizeMB) {
+  const sizes = Object.keys(ANCHORS[tool]).map(Number);
+  const nearest = sizes.reduce((a, b) => (Math.abs(b - sizeMB) < Math.abs(a - sizeMB) ? b : a));
+  return { sizeMB: nearest, ms: ANCHORS[tool][nearest] };
+}
+
+function buildReport(file, out, bundlePath) {
+  const stdout = execFileSync(process.execPath, [path.join(__dirname, '../lib/browser-build.js'), file, out, bundlePath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+async function openOurs(browser, html) {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 2 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`file://${html}`, { timeout: 300_000 });
+  await page.waitForFunction(() => window.__hotpath && window.__hotpath.firstPaintMs > 0, null, { timeout: 300_000, polling: 50 });
+  const firstPaintMs = await page.evaluate(() => window.__hotpath.firstPaintMs);
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  return { page, firstPaintMs };
+}
+
+/** Waits until the app has recorded more than `count` render metrics. */
+const metricsAfter = (page, count) => page.waitForFunction((n) => window.__hotpath.metrics.length > n, count, { polling: 'raf', timeout: 30_000 });
+
+async function interact(page) {
+  // Zoom: click frames of the aggregated view (widest first), resetting between clicks.
+  const zoom = [];
+  const boxes = await page.evaluate(() => window.__hotpath.boxes().filter((b) => b.frame !== 0 && b.w > 8).sort((a, b) => b.w - a.w).slice(0, 200));
+  for (let i = 0; i < ZOOMS && boxes.length; i++) {
+    const b = boxes[(i * 7) % boxes.length];
+    const before = await page.evaluate(() => window.__hotpath.metrics.length);
+    await page.mouse.click(b.x + Math.min(b.w / 2, 30), b.y + b.h / 2);
+    await metricsAfter(page, before);
+    zoom.push(await page.evaluate((n) => window.__hotpath.metrics.slice(n).find((m) => m.reason.includes('zoom')), before));
+    const beforeReset = await page.evaluate(() => window.__hotpath.metrics.length);
+    await page.click('.hp-crumbs button:first-child');
+    await metricsAfter(page, beforeReset);
+  }
+  // Hover: move over the canvas on a deterministic path.
+  const rect = await page.evaluate(() => { const r = document.querySelector('[data-pane="main"] canvas').getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
+  const start = await page.evaluate(() => window.__hotpath.metrics.length);
+  for (let i = 0; i < HOVERS; i++) {
+    const x = rect.x + ((i * 97) % 100) / 100 * rect.w;
+    const y = rect.y + rect.h - 4 - ((i * 37) % 30) * 18;
+    await page.mouse.move(x, Math.max(rect.y + 2, y));
+  }
+  const hover = await page.evaluate((n) => window.__hotpath.metrics.slice(n).filter((m) => m.reason === 'hover'), start);
+  const zooms = zoom.filter(Boolean);
+  return {
+    zoomDrawMs: stats(zooms.map((m) => m.renderMs)),
+    zoomInputToDrawnMs: stats(zooms.map((m) => m.sinceEventMs)),
+    hoverHandlerMs: stats(hover.map((m) => m.renderMs)),
+    hoverInputToHandledMs: stats(hover.map((m) => m.sinceEventMs)),
+  };
+}
+
+// ── the other tools ──────────────────────────────────────────────────────────────────────────────
+function installCompetitors(log) {
+  const dir = path.join(ROOT, '.bench-cache', 'compare');
+  const have = (name) => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'));
+  if (!have('speedscope') || !have('cpupro')) {
+    log('installing speedscope@1.25.0 and cpupro@0.7.0 from npm into .bench-cache/compare …');
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+    const npm = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', 'speedscope@1.25.0', 'cpupro@0.7.0'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    if (npm.status !== 0) log(`npm install failed: ${(npm.stderr || '').slice(-400)}`);
+  }
+  return { dir, speedscope: have('speedscope'), cpupro: have('cpupro') };
+}
+
+/** speedscope as its CLI runs it: the profile as base64 in a JS file, index.html#localProfilePath=. */
+async function runSpeedscope(browser, dir, file) {
+  const t0 = performance.now();
+  const js = path.join(os.tmpdir(), `hotpath-bench-speedscope-${process.pid}.js`);
+  try {
+    try {
+      const b64 = fs.readFileSync(file).toString('base64');
+      fs.writeFileSync(js, `speedscope.loadFileFromBase64(${JSON.stringify(path.basename(file))}, ${JSON.stringify(b64)})`);
+    } catch (err) {
+      return { error: `speedscope CLI step failed: ${err.message}` };
+    }
+    const prepareMs = performance.now() - t0;
+    const page = await browser.newPage({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 2 });
+    let crashed = false;
+    page.on('crash', () => { crashed = true; });
+    try {
+      await page.goto(`file://${path.join(dir, 'node_modules/speedscope/dist/release/index.html')}#localProfilePath=${js}`, { waitUntil: 'commit', timeout: COMPETITOR_TIMEOUT_MS });
+      await page.waitForFunction(() => document.title.endsWith('- speedscope'), null, { timeout: COMPETITOR_TIMEOUT_MS, polling: 50 });
+      const pageMs = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))));
+      return { prepareMs: round(prepareMs), pageMs: round(pageMs), totalMs: round(prepareMs + pageMs), heap: await heapMB(page) };
+    } catch (err) {
+      return { error: crashed ? 'page crashed (out of memory)' : `no first paint within ${COMPETITOR_TIMEOUT_MS / 1000} s: ${err.message.split('\n')[0]}` };
+    } finally {
+      await page.close().catch(() => undefined);
+    }
+  } finally {
+    fs.rmSync(js, { force: true });
+  }
+}
+
+/** cpupro's own CLI writes its report; we open it and wait for its UI. */
+async function runCpupro(browser, dir, file) {
+  const out = path.join(os.tmpdir(), `hotpath-bench-cpupro-${process.pid}.html`);
+  try {
+    const t0 = performance.now();
+    const cli = spawnSync(process.execPath, [path.join(dir, 'node_modules/cpupro/bin/cpupro'), file, '-n', '-o', path.dirname(out), '-f', path.basename(out)], { encoding: 'utf8', timeout: COMPETITOR_TIMEOUT_MS });
+    if (cli.status !== 0) return { error: `cpupro CLI failed: ${(cli.stderr || cli.error?.message || '').slice(-300)}` };
+    const prepareMs = performance.now() - t0;
+    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+    try {
+      await page.goto(`file://${out}`, { waitUntil: 'commit', timeout: COMPETITOR_TIMEOUT_MS });
+      // Discovery.js renders into a shadow root; ready when it shows the profile or an error.
+      const state = await page.waitForFunction(() => {
+        const text = [...document.querySelectorAll('*')].filter((e) => e.shadowRoot)
+          .flatMap((e) => [...e.shadowRoot.children].filter((c) => c.tagName !== 'STYLE' && c.tagName !== 'LINK').map((c) => c.innerText || '')).join(' ');
+        if (/client error|failed to fetch/i.test(text)) return { error: text.replace(/\s+/g, ' ').slice(0, 200) };
+        return /Categories|Packages|Modules/.test(text) ? { ready: performance.now() } : false;
+      }, null, { timeout: COMPETITOR_TIMEOUT_MS, polling: 100 }).then((h) => h.jsonValue());
+      if (state.error) return { error: `cpupro's report did not load in headless Chromium: ${state.error}` };
+      return { prepareMs: round(prepareMs), pageMs: round(state.ready), totalMs: round(prepareMs + state.ready), heap: await heapMB(page) };
+    } catch (err) {
+      return { error: `no first paint within ${COMPETITOR_TIMEOUT_MS / 1000} s: ${err.message.split('\n')[0]}` };
+    } finally {
+      await page.close().catch(() => undefined);
+    }
+  } finally {
+    fs.rmSync(out, { force: true });
+  }
+}
+
+async function run({ log }) {
+  const sizes = (process.env.HOTPATH_BENCH_FLAME_SIZES || '30,110,240').split(',').map(Number);
+  const compare = process.env.HOTPATH_BENCH_COMPARE !== '0';
+  log('bundling src/cli/htmlReport.ts → bench/.build/htmlReport.js');
+  const bundlePath = bundle('src/cli/htmlReport.ts', 'htmlReport');
+  if (!fs.existsSync(path.join(ROOT, 'dist/webview.js'))) throw new Error('dist/webview.js is missing: run `npm run build` (npm run bench does)');
+  const competitors = compare ? installCompetitors(log) : { speedscope: false, cpupro: false };
+  const browser = await launch();
+  const results = [];
+  let cpuproBroken = null;
+  try {
+    for (const size of sizes) {
+      const file = cachedProfile(size, log);
+      const sizeMB = fs.statSync(file).size / 1048576;
+      const html = path.join(os.tmpdir(), `hotpath-bench-flame-${size}mb-${process.pid}.html`);
+      const build = buildReport(file, html, bundlePath);
+      log(`${size} MB: report built in ${build.ms.toFixed(0)} ms (HTML ${build.htmlMB.toFixed(1)} MB, peak RSS ${build.maxRssMB.toFixed(0)} MB)`);
+      const paints = [];
+      let interaction = null;
+      let heap = null;
+      for (let r = 0; r < OPEN_RUNS; r++) {
+        const { page, firstPaintMs } = await openOurs(browser, html);
+        paints.push(firstPaintMs);
+        log(`${size} MB: open → first paint ${firstPaintMs.toFixed(0)} ms (run ${r + 1})`);
+        if (r === 0) {
+          heap = await heapMB(page);
+          interaction = await interact(page);
+          log(`${size} MB: zoom draw p95 ${interaction.zoomDrawMs.p95} ms, hover p95 ${interaction.hoverHandlerMs.p95} ms, heap ${heap.usedMB} MB`);
+        }
+        await page.close();
+      }
+      fs.rmSync(html, { force: true });
+      const openMs = median(paints);
+      const totalMs = build.ms + openMs;
+      const entry = {
+        sizeMB: round(sizeMB, 1),
+        hotpath: {
+          fileToFirstPaintMs: round(totalMs),
+          buildReportMs: round(build.ms),
+          openToFirstPaintMs: round(openMs),
+          openRunsMs: paints.map((v) => round(v)),
+          htmlMB: round(build.htmlMB, 2),
+          buildPeakRssMB: round(build.maxRssMB),
+          pageHeap: heap,
+          ...interaction,
+        },
+        anchors: {},
+        sameRun: {},
+      };
+      for (const tool of Object.keys(ANCHORS)) {
+        const a = anchor(tool, sizeMB);
+        entry.anchors[tool] = { anchorSizeMB: a.sizeMB, anchorMs: a.ms, ratio: a.ms ? round(a.ms / totalMs, 2) : 'anchor: out of memory' };
+      }
+      if (competitors.speedscope) {
+        log(`${size} MB: speedscope …`);
+        const s = await runSpeedscope(browser, competitors.dir, file);
+        entry.sameRun.speedscope = s.error ? s : { ...s, ratio: round(s.totalMs / totalMs, 2) };
+        log(`${size} MB: speedscope ${s.error ?? `${s.totalMs} ms`}`);
+      }
+      if (competitors.cpupro && !cpuproBroken) {
+        log(`${size} MB: cpupro …`);
+        const c = await runCpupro(browser, competitors.dir, file);
+        if (c.error && /did not load/.test(c.error)) cpuproBroken = c.error;
+        entry.sameRun.cpupro = c.error ? c : { ...c, ratio: round(c.totalMs / totalMs, 2) };
+        log(`${size} MB: cpupro ${c.error ?? `${c.totalMs} ms`}`);
+      } else if (cpuproBroken) {
+        entry.sameRun.cpupro = { error: `skipped: ${cpuproBroken}` };
+      }
+      results.push(entry);
+    }
+  } finally {
+    await browser.close();
+  }
+  return {
+    note: 'ratio = other tool ÷ Hotpath (above 1: Hotpath is faster). Hotpath\'s time is file → HTML → first paint; frame times are JS time of the draw (zoom) or of the mousemove handler (hover, which only redraws an overlay).',
+    goals: { fasterThanCpuproAtEverySize: results.every((r) => r.anchors.cpupro.ratio > 1), zoomAndHoverP95Under16ms: results.every((r) => r.hotpath.zoomDrawMs.p95 < 16 && r.hotpath.hoverHandlerMs.p95 < 16) },
+    machine: `${os.cpus().length} cores, Chromium headless, --disable-gpu, deviceScaleFactor 2, viewport 1600×900`,
+    results,
+  };
+}
+
+module.exports = { run };

@@ -1,0 +1,72 @@
+/**
+ * The standalone flamegraph report: one self-contained HTML file (the webview bundle and stylesheet
+ * inlined, the flame payload embedded as a JSON header plus base64 binary) that opens offline in any
+ * browser. `hotpath report --html`, `hotpath profile` (next to the saved profile) and the diff report.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildDiffPayload, buildFlamePayload } from '../core/flame';
+import { ErrorCode, errorMessage, HotpathError } from '../core/common/errors';
+import { loadProfile, type ProfileModel } from '../core/profile';
+import { encodePayload, type FlamePayload } from '../shared/flame/payload';
+import { flameHtml } from '../shared/webviewHtml';
+
+/** Where the built webview bundle and stylesheet are: next to dist/cli.js, or from the sources (tests). */
+function asset(relative: string): string {
+  const candidates = [path.join(__dirname, '..', relative), path.join(__dirname, '..', '..', relative)];
+  for (const c of candidates) if (fs.existsSync(c)) return fs.readFileSync(c, 'utf8');
+  throw new Error(`The flamegraph front end (${relative}) is missing: run \`npm run build\`.`);
+}
+
+export function renderReportHtml(payload: FlamePayload, options: { bodyClass?: string } = {}): string {
+  const { header, binary } = encodePayload(payload);
+  return flameHtml({
+    nonce: randomBytes(18).toString('base64'),
+    title: `Hotpath — ${payload.meta.title}${payload.diff ? ` vs ${payload.diff.before.title}` : ''}`,
+    script: { inline: asset('dist/webview.js') },
+    style: { inline: asset('media/flame.css') },
+    embedded: { headerJson: JSON.stringify(header), base64: Buffer.from(binary.buffer, binary.byteOffset, binary.byteLength).toString('base64') },
+    bodyClass: options.bodyClass,
+  });
+}
+
+async function write(out: string, html: string): Promise<string> {
+  const file = path.resolve(out);
+  // Write then rename: a reader never sees half a report.
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.writeFile(tmp, html);
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw new HotpathError(ErrorCode.InvalidOption, `Could not write the flamegraph report to ${file}: ${errorMessage(err)}.`);
+  }
+  return file;
+}
+
+/** Model → HTML file; returns the absolute path. */
+export async function writeFlameReport(model: ProfileModel, out: string): Promise<string> {
+  return write(out, renderReportHtml(buildFlamePayload(model)));
+}
+
+/** Profile file → HTML file, source-mapped like `hotpath report`. */
+export async function writeFlameReportFromFile(profile: string, out: string): Promise<string> {
+  const model = await loadProfile(path.resolve(profile), { sourceMaps: true, thread: 'main' });
+  return writeFlameReport(model, out);
+}
+
+/** Two profile files → differential HTML file (widths from `after`, colours by change vs `before`). */
+export async function writeDiffReport(before: string, after: string, out: string): Promise<string> {
+  const [b, a] = await Promise.all([
+    loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' }),
+    loadProfile(path.resolve(after), { sourceMaps: true, thread: 'main' }),
+  ]);
+  return write(out, renderReportHtml(buildDiffPayload(b, a)));
+}
+
+/** `<dir>/<name>.cpuprofile` → `<dir>/<name>.html`. */
+export function htmlPathFor(profilePath: string): string {
+  return profilePath.replace(/\.cpuprofile$/i, '') + '.html';
+}

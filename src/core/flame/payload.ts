@@ -1,0 +1,96 @@
+/**
+ * ProfileModel → FlamePayload: everything the flamegraph front end draws, nothing it does not (no
+ * samples, no per-node ids, no line table). A few MB even for profiles of hundreds of MB.
+ */
+import * as path from 'node:path';
+import { displayName, displayPosition } from '../profile/hotspots';
+import type { ProfileModel } from '../profile/types';
+import { CategoryCode } from '../../shared/flame/categories';
+import { FLAME_PAYLOAD_VERSION, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
+import { aggregate } from './aggregate';
+import { beforeSelfTimes } from './diff';
+import { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
+
+export interface FlameOptions {
+  /** Title shown in the page; defaults to the profile's file name. */
+  title?: string;
+  /** Bound on the flame chart's runs (default 100 000); 0 leaves the flame chart out. */
+  maxTimelineRuns?: number;
+}
+
+class Strings {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(s: string | null | undefined): number {
+    if (s === null || s === undefined) return -1;
+    let i = this.index.get(s);
+    if (i === undefined) {
+      i = this.list.length;
+      this.index.set(s, i);
+      this.list.push(s);
+    }
+    return i;
+  }
+}
+
+function functionTable(model: ProfileModel, strings: Strings): FunctionTable {
+  const n = model.functions.length;
+  const t: FunctionTable = {
+    count: n, name: new Int32Array(n), file: new Int32Array(n), line: new Int32Array(n), column: new Int32Array(n),
+    category: new Uint8Array(n), pkg: new Int32Array(n), mapped: new Uint8Array(n),
+  };
+  model.functions.forEach((info, f) => {
+    const pos = displayPosition(info);
+    t.name[f] = strings.of(displayName(info));
+    t.file[f] = strings.of(pos.file);
+    t.line[f] = pos.line ?? 0;
+    t.column[f] = pos.column ?? 0;
+    t.category[f] = CategoryCode[info.category];
+    t.pkg[f] = strings.of(info.package);
+    t.mapped[f] = info.originalFile !== undefined ? 1 : 0;
+  });
+  return t;
+}
+
+function metaOf(model: ProfileModel, title?: string): FlameProfileMeta {
+  return {
+    title: title ?? (path.basename(model.source) || 'profile'),
+    source: model.source,
+    thread: model.thread,
+    durationUs: model.durationUs,
+    sampleCount: model.sampleCount,
+    nodeCount: model.nodeCount,
+    warnings: model.warnings.map((w) => w.message),
+  };
+}
+
+export function buildFlamePayload(model: ProfileModel, options: FlameOptions = {}): FlamePayload {
+  const strings = new Strings();
+  const functions = functionTable(model, strings);
+  const { tree, nodeToFrame } = aggregate(model);
+  const maxRuns = options.maxTimelineRuns ?? DEFAULT_MAX_RUNS;
+  return {
+    version: FLAME_PAYLOAD_VERSION,
+    meta: metaOf(model, options.title),
+    strings: strings.list,
+    functions,
+    frames: { parent: tree.parent, func: tree.func, selfUs: tree.selfUs },
+    timeline: maxRuns > 0 ? buildTimeline(model, nodeToFrame, maxRuns) : undefined,
+  };
+}
+
+/**
+ * A differential payload: widths (frames) from `after`, plus `before`'s self time per matching call
+ * path. The flame chart is `after`'s.
+ */
+export function buildDiffPayload(before: ProfileModel, after: ProfileModel, options: FlameOptions & { beforeTitle?: string } = {}): FlamePayload {
+  const payload = buildFlamePayload(after, options);
+  const beforeTree = aggregate(before).tree;
+  const key = (m: ProfileModel) => m.functions.map((f) => `${f.name}\0${displayPosition(f).file}`);
+  const afterTree = { count: payload.frames.parent.length, parent: payload.frames.parent, func: payload.frames.func, selfUs: payload.frames.selfUs };
+  payload.diff = {
+    before: metaOf(before, options.beforeTitle),
+    beforeSelfUs: beforeSelfTimes({ tree: beforeTree, funcKey: key(before) }, { tree: afterTree, funcKey: key(after) }),
+  };
+  return payload;
+}

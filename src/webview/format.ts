@@ -1,0 +1,30 @@
+/** Number formatting for people. */
+export function ms(us: number): string {
+  const v = us / 1000;
+  if (v >= 10_000) return `${(v / 1000).toFixed(1)} s`;
+  if (v >= 100) return `${v.toFixed(0)} ms`;
+  if (v >= 10) return `${v.toFixed(1)} ms`;
+  return `${v.toFixed(2)} ms`;
+}
+
+export function pct(fraction: number): string {
+  const v = fraction * 100;
+  if (v === 0) return '0%';
+  if (Math.abs(v) < 0.1) return `${v < 0 ? '-' : ''}<0.1%`;
+  return `${v.toFixed(Math.abs(v) < 10 ? 1 : 0)}%`;
+}
+
+export function signedPoints(fraction: number): string {
+  const v = fraction * 100;
+  return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(Math.abs(v) < 1 ? 2 : 1)} pp`;
+}
+
+export function int(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** The last path segment, for compact labels. */
+export function basename(file: string): string {
+  const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return i >= 0 ? file.slice(i + 1) : file;
+}

@@ -1,0 +1,333 @@
+/**
+ * One canvas of boxes: HiDPI-aware, virtual vertical scrolling, boxes batched by colour, labels
+ * truncated with an ellipsis from cached text widths, and a separate overlay canvas for hover/selection
+ * outlines so a hover never redraws the boxes. Knows nothing about profiles: a box is a frame id, a row
+ * and an x-range in domain units (µs); colours come from a Painter, labels from a callback.
+ */
+import type { Painter } from './colors';
+import type { Theme } from './theme';
+
+export interface Boxes {
+  count: number;
+  frame: Int32Array;
+  row: Int32Array;
+  x0: Float64Array;
+  x1: Float64Array;
+  /** Rows used (max row + 1). */
+  rows: number;
+}
+
+export class BoxBuilder {
+  count = 0;
+  rows = 0;
+  frame = new Int32Array(256);
+  row = new Int32Array(256);
+  x0 = new Float64Array(256);
+  x1 = new Float64Array(256);
+  push(frame: number, row: number, x0: number, x1: number): void {
+    if (this.count === this.frame.length) {
+      const n = this.count * 2;
+      const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => (b.set(a), b);
+      this.frame = grow(this.frame, new Int32Array(n));
+      this.row = grow(this.row, new Int32Array(n));
+      this.x0 = grow(this.x0, new Float64Array(n));
+      this.x1 = grow(this.x1, new Float64Array(n));
+    }
+    const i = this.count++;
+    this.frame[i] = frame;
+    this.row[i] = row;
+    this.x0[i] = x0;
+    this.x1[i] = x1;
+    if (row + 1 > this.rows) this.rows = row + 1;
+  }
+  build(): Boxes {
+    return { count: this.count, frame: this.frame, row: this.row, x0: this.x0, x1: this.x1, rows: this.rows };
+  }
+}
+
+export interface Content {
+  boxes: Boxes;
+  t0: number;
+  t1: number;
+  /** 'up': row 0 at the bottom (flamegraph); 'down': row 0 at the top (icicle, flame chart). */
+  orientation: 'up' | 'down';
+  painter: Painter;
+  label(frame: number): string;
+  /** Dimmed frames (search non-matches) are drawn in a faded neutral colour; null = none dimmed. */
+  dimmed: ((frame: number) => boolean) | null;
+}
+
+export const ROW_HEIGHT = 18;
+const LABEL_MIN_PX = 22;
+
+export class FlameCanvas {
+  readonly canvas: HTMLCanvasElement;
+  readonly overlay: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D;
+  private readonly octx: CanvasRenderingContext2D;
+  private content: Content | null = null;
+  private theme: Theme;
+  private widthCss = 0;
+  private heightCss = 0;
+  private dpr = 1;
+  /** Pixels scrolled away from row 0's edge. */
+  private scroll = 0;
+  // The last draw's visible boxes, for hit testing: box index and css-pixel rectangle.
+  private drawnCount = 0;
+  private drawn = new Int32Array(0);
+  private drawnX = new Float32Array(0);
+  private drawnW = new Float32Array(0);
+  private drawnY = new Float32Array(0);
+  private readonly textWidths = new Map<string, number>();
+  private fontKey = '';
+  private ellipsisWidth = 0;
+  lastRenderMs = 0;
+
+  constructor(readonly pane: HTMLElement, theme: Theme, label: string) {
+    this.theme = theme;
+    this.canvas = document.createElement('canvas');
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('role', 'application');
+    this.canvas.setAttribute('aria-roledescription', 'flamegraph');
+    this.canvas.setAttribute('aria-label', `${label}. Arrow keys move between frames, Enter zooms, Escape zooms out, O opens the source.`);
+    this.overlay = document.createElement('canvas');
+    this.overlay.className = 'hp-overlay';
+    this.overlay.setAttribute('aria-hidden', 'true');
+    pane.append(this.canvas, this.overlay);
+    this.ctx = this.canvas.getContext('2d', { alpha: false })!;
+    this.octx = this.overlay.getContext('2d')!;
+  }
+
+  setTheme(theme: Theme): void {
+    this.theme = theme;
+    this.fontKey = '';
+  }
+
+  setContent(content: Content, keepScroll = false): void {
+    this.content = content;
+    if (!keepScroll) this.scroll = 0;
+    this.clampScroll();
+  }
+
+  get contentValue(): Content | null {
+    return this.content;
+  }
+
+  /** Match the canvas to its pane's size and the device pixel ratio; true when it changed. */
+  resize(): boolean {
+    const w = this.pane.clientWidth;
+    const hgt = this.pane.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    if (w === this.widthCss && hgt === this.heightCss && dpr === this.dpr) return false;
+    this.widthCss = w;
+    this.heightCss = hgt;
+    this.dpr = dpr;
+    for (const c of [this.canvas, this.overlay]) {
+      c.width = Math.max(1, Math.round(w * dpr));
+      c.height = Math.max(1, Math.round(hgt * dpr));
+    }
+    this.clampScroll();
+    return true;
+  }
+
+  /** Whether the pane's size or the pixel ratio differs from the canvas's. */
+  sizeChanged(): boolean {
+    return this.pane.clientWidth !== this.widthCss || this.pane.clientHeight !== this.heightCss || (window.devicePixelRatio || 1) !== this.dpr;
+  }
+
+  get width(): number {
+    return this.widthCss;
+  }
+
+  scrollBy(dy: number): void {
+    const c = this.content;
+    if (!c) return;
+    this.scroll += c.orientation === 'up' ? -dy : dy;
+    this.clampScroll();
+  }
+
+  private clampScroll(): void {
+    const rows = this.content?.boxes.rows ?? 0;
+    const max = Math.max(0, rows * ROW_HEIGHT + 4 - this.heightCss);
+    this.scroll = Math.min(max, Math.max(0, this.scroll));
+  }
+
+  /** Scroll so that `row` is visible. */
+  revealRow(row: number): void {
+    const top = row * ROW_HEIGHT;
+    if (top < this.scroll) this.scroll = top;
+    else if (top + ROW_HEIGHT > this.scroll + this.heightCss) this.scroll = top + ROW_HEIGHT - this.heightCss;
+    this.clampScroll();
+  }
+
+  private rowY(row: number): number {
+    const c = this.content!;
+    return c.orientation === 'up' ? this.heightCss - (row + 1) * ROW_HEIGHT + this.scroll : row * ROW_HEIGHT - this.scroll;
+  }
+
+  render(): void {
+    const started = performance.now();
+    const { ctx, theme } = this;
+    const w = this.widthCss;
+    const hgt = this.heightCss;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = theme.background;
+    ctx.fillRect(0, 0, w, hgt);
+    const c = this.content;
+    this.drawnCount = 0;
+    if (!c || c.t1 <= c.t0 || w === 0) {
+      this.lastRenderMs = performance.now() - started;
+      return;
+    }
+    const { boxes, painter } = c;
+    const scale = w / (c.t1 - c.t0);
+    const fills = painter.fills;
+    const dimBucket = fills.length;
+    if (this.drawn.length < boxes.count) {
+      const n = Math.max(boxes.count, 1024);
+      this.drawn = new Int32Array(n);
+      this.drawnX = new Float32Array(n);
+      this.drawnW = new Float32Array(n);
+      this.drawnY = new Float32Array(n);
+    }
+    // Pass 1: visible boxes at least a pixel wide, with their bucket (counting sort by colour).
+    const bucketOf = new Int32Array(boxes.count);
+    const perBucket = new Int32Array(dimBucket + 2);
+    let n = 0;
+    for (let b = 0; b < boxes.count; b++) {
+      let x0 = (boxes.x0[b] - c.t0) * scale;
+      let x1 = (boxes.x1[b] - c.t0) * scale;
+      if (x1 <= 0 || x0 >= w) continue;
+      if (x0 < 0) x0 = 0;
+      if (x1 > w) x1 = w;
+      if (x1 - x0 < 1) continue;
+      const y = this.rowY(boxes.row[b]);
+      if (y + ROW_HEIGHT <= 0 || y >= hgt) continue;
+      const f = boxes.frame[b];
+      const bucket = c.dimmed && c.dimmed(f) ? dimBucket : painter.bucketOf(f);
+      this.drawn[n] = b;
+      this.drawnX[n] = x0;
+      this.drawnW[n] = x1 - x0;
+      this.drawnY[n] = y;
+      bucketOf[n] = bucket;
+      perBucket[bucket + 1]++;
+      n++;
+    }
+    this.drawnCount = n;
+    for (let k = 1; k < perBucket.length; k++) perBucket[k] += perBucket[k - 1];
+    const order = new Int32Array(n);
+    const fill = perBucket.slice();
+    for (let k = 0; k < n; k++) order[fill[bucketOf[k]]++] = k;
+
+    // Pass 2: fills, one fillStyle per bucket; a 1 px gap separates neighbours.
+    const dimFill = theme.scheme === 'dark' || theme.scheme === 'hc' ? 'hsl(0 0% 22%)' : 'hsl(0 0% 92%)';
+    for (let bucket = 0; bucket <= dimBucket; bucket++) {
+      const from = perBucket[bucket];
+      const to = perBucket[bucket + 1];
+      if (from === to) continue;
+      ctx.fillStyle = bucket === dimBucket ? dimFill : fills[bucket];
+      for (let k = from; k < to; k++) {
+        const d = order[k];
+        const bw = this.drawnW[d];
+        ctx.fillRect(this.drawnX[d], this.drawnY[d], bw > 2 ? bw - 1 : bw, ROW_HEIGHT - 1);
+      }
+    }
+    if (theme.boxBorder) {
+      ctx.strokeStyle = theme.boxBorder;
+      ctx.lineWidth = 1;
+      for (let d = 0; d < n; d++) if (this.drawnW[d] >= 3) ctx.strokeRect(this.drawnX[d] + 0.5, this.drawnY[d] + 0.5, this.drawnW[d] - 2, ROW_HEIGHT - 2);
+    }
+
+    // Pass 3: labels on boxes wide enough, grouped by text colour.
+    this.setFont();
+    ctx.textBaseline = 'middle';
+    const dimText = theme.scheme === 'dark' || theme.scheme === 'hc' ? '#8a8a8a' : '#8a8a8a';
+    let currentStyle = '';
+    for (let k = 0; k < n; k++) {
+      const d = order[k];
+      const bw = this.drawnW[d];
+      if (bw < LABEL_MIN_PX) continue;
+      const text = this.fit(c.label(boxes.frame[this.drawn[d]]), bw - 6);
+      if (text === '') continue;
+      const bucket = bucketOf[d];
+      const style = bucket === dimBucket ? dimText : painter.texts[bucket];
+      if (style !== currentStyle) {
+        ctx.fillStyle = style;
+        currentStyle = style;
+      }
+      ctx.fillText(text, this.drawnX[d] + 3, this.drawnY[d] + ROW_HEIGHT / 2);
+    }
+    this.lastRenderMs = performance.now() - started;
+  }
+
+  private setFont(): void {
+    const font = `${this.theme.fontSize}px ${this.theme.font}`;
+    if (font !== this.fontKey) {
+      this.fontKey = font;
+      this.textWidths.clear();
+      this.ctx.font = font;
+      this.ellipsisWidth = this.ctx.measureText('…').width;
+    }
+    this.ctx.font = font;
+  }
+
+  private measure(text: string): number {
+    let width = this.textWidths.get(text);
+    if (width === undefined) {
+      width = this.ctx.measureText(text).width;
+      if (this.textWidths.size > 50_000) this.textWidths.clear();
+      this.textWidths.set(text, width);
+    }
+    return width;
+  }
+
+  /** The label, or its prefix with an ellipsis, fitting in `room` css pixels; '' if nothing fits. */
+  private fit(text: string, room: number): string {
+    const full = this.measure(text);
+    if (full <= room) return text;
+    const perChar = full / text.length;
+    let chars = Math.floor((room - this.ellipsisWidth) / perChar);
+    if (chars < 2) return '';
+    let candidate = text.slice(0, chars) + '…';
+    // Proportional fonts and wide characters: step back until it fits (rarely more than once).
+    while (chars > 1 && this.measure(candidate) > room) candidate = text.slice(0, --chars) + '…';
+    return chars > 1 ? candidate : '';
+  }
+
+  /** The box under css-pixel point (x, y) of the canvas, or -1. */
+  boxAt(x: number, y: number): number {
+    for (let d = 0; d < this.drawnCount; d++) {
+      const dx = this.drawnX[d];
+      const dy = this.drawnY[d];
+      if (x >= dx && x < dx + this.drawnW[d] && y >= dy && y < dy + ROW_HEIGHT) return this.drawn[d];
+    }
+    return -1;
+  }
+
+  /** Css-pixel rectangle of a drawn box (relative to the canvas), or null when not drawn. */
+  rectOf(box: number): { x: number; y: number; w: number; h: number } | null {
+    for (let d = 0; d < this.drawnCount; d++) if (this.drawn[d] === box) return { x: this.drawnX[d], y: this.drawnY[d], w: this.drawnW[d], h: ROW_HEIGHT - 1 };
+    return null;
+  }
+
+  /** Drawn boxes, in draw order (for keyboard navigation and tests). */
+  drawnBoxes(): number[] {
+    return Array.from(this.drawn.subarray(0, this.drawnCount));
+  }
+
+  /** Outline the hovered and the selected box on the overlay. */
+  highlight(hover: number, selected: number): void {
+    const o = this.octx;
+    o.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    o.clearRect(0, 0, this.widthCss, this.heightCss);
+    const outline = (box: number, color: string, width: number) => {
+      const r = box >= 0 ? this.rectOf(box) : null;
+      if (!r) return;
+      o.strokeStyle = color;
+      o.lineWidth = width;
+      o.strokeRect(r.x + width / 2, r.y + width / 2, Math.max(1, r.w - width), r.h - width);
+    };
+    outline(selected, this.theme.focus, 2);
+    if (hover !== selected) outline(hover, this.theme.foreground, 1);
+  }
+}

@@ -1,0 +1,25 @@
+'use strict';
+// Browser-test app for the differential flamegraph: `node diff-app.js <parseWeight> <renderWeight>`.
+// Recorded once as 3 1 (before) and once as 1 3 (after): parseInput gets faster, renderOutput slower.
+// Each call runs for milliseconds, so the top-level loop stays cold and nothing is inlined into it.
+const [parseWeight, renderWeight] = process.argv.slice(2).map(Number);
+
+function parseInput() {
+  let acc = 0;
+  for (let i = 0; i < parseWeight * 400_000; i++) acc = (acc + i * i) % 1000003;
+  return acc;
+}
+
+function renderOutput() {
+  let acc = 0;
+  for (let i = 0; i < renderWeight * 400_000; i++) acc = (acc ^ (i * 31)) % 1000033;
+  return acc;
+}
+
+const until = Date.now() + 700;
+let sink = 0;
+while (Date.now() < until) {
+  sink += parseInput();
+  sink += renderOutput();
+}
+if (sink === -1) console.log(sink);
