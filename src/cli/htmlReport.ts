@@ -57,13 +57,10 @@ export async function writeFlameReportFromFile(profile: string, out: string): Pr
   return writeFlameReport(model, out);
 }
 
-/** Two profile files → differential HTML file (widths from `after`, colours by change vs `before`). */
-export async function writeDiffReport(before: string, after: string, out: string): Promise<string> {
-  const [b, a] = await Promise.all([
-    loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' }),
-    loadProfile(path.resolve(after), { sourceMaps: true, thread: 'main' }),
-  ]);
-  return write(out, renderReportHtml(buildDiffPayload(b, a)));
+/** Differential HTML file: widths from `after` (already loaded), colours by change vs the `before` file. */
+export async function writeDiffReport(before: string, after: ProfileModel, out: string): Promise<string> {
+  const b = await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' });
+  return write(out, renderReportHtml(buildDiffPayload(b, after)));
 }
 
 /** `<dir>/<name>.cpuprofile` → `<dir>/<name>.html`. */

@@ -14,7 +14,7 @@ import { renderBaseline, renderProfile, renderReport, renderVerify } from './hum
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeDiffReport, writeFlameReportFromFile } from './htmlReport';
+import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
 
 function stderrLogger(verbose: boolean): Logger {
   const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
@@ -51,11 +51,12 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
 async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string | null> {
   if (result.kind === 'report') {
     if (!args.html) return null;
-    return args.diff ? writeDiffReport(args.files[0], args.files[1], args.html) : writeFlameReportFromFile(result.profilePath, args.html);
+    // The text report already built the (newer) profile's model: draw from it, don't parse again.
+    return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html);
   }
   if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
     try {
-      return await writeFlameReportFromFile(result.profilePath, htmlPathFor(result.profilePath));
+      return await writeFlameReport(result.model, htmlPathFor(result.profilePath));
     } catch (err) {
       process.stderr.write(`hotpath: could not write the flamegraph HTML: ${errorMessage(err)}\n`);
     }

@@ -66,6 +66,20 @@ describe('bad input and interruptions', function () {
     assert.deepEqual(await waitForNoProcesses(tag), []);
   });
 
+  it('app crashes while being profiled: keeps the profile captured until then', async () => {
+    const tag = marker();
+    const run = await runCli(['profile', '--duration', '4', '--warmup', '0', '--connections', '2', '--json', '--out', dir, '--', 'node', path.join(APPS, 'crash-mid-load.js'), tag], { timeoutMs: 60_000 });
+    const doc = run.json();
+    // Either the load still finished (a warning) or it failed outright (an error naming the saved file):
+    // in both cases the profile up to the crash is on disk and holds the hot function.
+    const saved = doc.error ? /saved at (\S+\.cpuprofile)/.exec(doc.error.message)?.[1] : doc.profilePath;
+    if (doc.error) assert.match(doc.error.message, /while being profiled/);
+    else assert.ok(doc.warnings.some((w: any) => w.code === 'TARGET_EXITED_DURING_PROFILE'), JSON.stringify(doc.warnings));
+    assert.ok(saved && fs.existsSync(saved), `profile saved: ${saved}`);
+    assert.match(fs.readFileSync(saved!, 'utf8'), /crunchBeforeCrash/);
+    assert.deepEqual(await waitForNoProcesses(tag), []);
+  });
+
   it('command not found', async () => {
     const run = await runCli(['profile', '--', 'definitely-not-a-command-hotpath']);
     assert.equal(run.code, 1);

@@ -74,9 +74,9 @@ export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionT
 export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLine[] {
   const limit = options.limit ?? 20;
   const { lines, functions } = model;
-  interface Row { file: string; line: number; us: number; maybeInlined: boolean; byFunction: Map<number, number> }
+  // url/generatedLine: where a maybe-inlined row's ticks sit in the code V8 ran, to name the callee.
+  interface Row { file: string; line: number; us: number; maybeInlined: boolean; byFunction: Map<number, number>; url: string; generatedLine: number }
   const rows = new Map<string, Row>();
-  const inlineeOf = new Map<string, string | undefined>();
   for (let e = 0; e < lines.count; e++) {
     const f = lines.func[e];
     const info = functions[f];
@@ -89,15 +89,12 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
     const key = `${inlined ? 1 : 0}\n${line}\n${file}`;
     let row = rows.get(key);
     if (row === undefined) {
-      row = { file, line, us: 0, maybeInlined: inlined, byFunction: new Map() };
+      row = { file, line, us: 0, maybeInlined: inlined, byFunction: new Map(), url: info.url, generatedLine: lines.line[e] };
       rows.set(key, row);
-      if (inlined) inlineeOf.set(key, enclosingFunctionName(model, info.url, lines.line[e]));
     }
     row.us += lines.selfUs[e];
     row.byFunction.set(f, (row.byFunction.get(f) ?? 0) + lines.selfUs[e]);
   }
-  const keyOf = new Map<Row, string>();
-  for (const [key, row] of rows) keyOf.set(row, key);
   const ranked = [...rows.values()].sort((a, b) => b.us - a.us || a.file.localeCompare(b.file) || a.line - b.line);
   return ranked.slice(0, limit).map((row) => {
     let best = -1;
@@ -108,6 +105,8 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
         bestUs = us;
       }
     }
+    // Named only for the rows returned: the lookup scans the function table.
+    const inlinedFunction = row.maybeInlined ? enclosingFunctionName(model, row.url, row.generatedLine) : undefined;
     return {
       file: row.file,
       line: row.line,
@@ -115,7 +114,7 @@ export function rankLines(model: ProfileModel, options: RankOptions = {}): HotLi
       selfPct: roundPct(row.us, model.durationUs),
       function: functions[best].name || '(anonymous)',
       maybeInlined: row.maybeInlined,
-      ...(row.maybeInlined && inlineeOf.get(keyOf.get(row)!) ? { inlinedFunction: inlineeOf.get(keyOf.get(row)!) } : {}),
+      ...(inlinedFunction ? { inlinedFunction } : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Warning } from '../common/warnings';
-import { loadProfile, rankHotspots, rankLines, type Hotspot, type HotLine } from '../profile';
+import { loadProfile, rankHotspots, rankLines, type Hotspot, type HotLine, type ProfileModel } from '../profile';
 import type { SavedProfile } from './profileStore';
 
 export interface ThreadHotspot extends Hotspot { thread: string }
@@ -9,6 +9,11 @@ export interface Analysis {
   hotspots: ThreadHotspot[];
   lines: ThreadHotLine[];
   warnings: Warning[];
+  /**
+   * The main thread's model (the first profile), kept so front ends (flamegraph HTML, VS Code) draw
+   * from it instead of reading and parsing the profile again. Not part of the JSON output.
+   */
+  model: ProfileModel;
 }
 
 export interface AnalyzeOptions {
@@ -25,8 +30,10 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   const hotspots: ThreadHotspot[] = [];
   const lines: ThreadHotLine[] = [];
   const warnings: Warning[] = [];
+  let main: ProfileModel | undefined;
   for (const s of saved) {
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
+    main ??= model;
     for (const h of rankHotspots(model, { limit })) hotspots.push({ ...h, thread: s.thread });
     for (const l of rankLines(model, { limit })) lines.push({ ...l, thread: s.thread });
     for (const w of model.warnings) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
@@ -39,5 +46,5 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   hotspots.splice(limit);
   lines.splice(limit);
   hotspots.forEach((h, i) => { h.rank = i + 1; });
-  return { hotspots, lines, warnings };
+  return { hotspots, lines, warnings, model: main! };
 }

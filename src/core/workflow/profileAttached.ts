@@ -3,11 +3,10 @@ import { neverCancelled } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
 import { silentLogger } from '../common/logger';
 import type { Warning } from '../common/warnings';
-import { ProfilingRun } from '../inspector/profilingRun';
 import { type LoadOptionsInput, resolveLoadOptions } from '../load/options';
 import { attachToProcess, type AttachSpec } from '../target/attach';
 import { analyzeProfiles } from './analyze';
-import { measure, warmUp } from './loadPhases';
+import { profileUnderLoad } from './profiledLoad';
 import { nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
 import type { ProfileResult, WorkflowDeps } from './profileWithLoad';
@@ -45,25 +44,16 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
   const loadOptions = resolveLoadOptions(request.load, { port: request.port });
   progress({ stage: 'starting', message: `Attaching to ${describeAttach(request.attach)}`, fraction: 0 });
   const attached = await attachToProcess(request.attach, { token, logger });
-  const phase = { token, logger, progress, totalSeconds: loadOptions.warmupSeconds + loadOptions.durationSeconds };
-  let captured;
-  let load;
+  let profiled;
   try {
-    await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
-    const run = await ProfilingRun.start(attached.client, attached.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers, logger });
-    try {
-      load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
-      progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
-      captured = await run.stop();
-    } finally {
-      run.dispose();
-    }
+    profiled = await profileUnderLoad(attached.client, attached.pid, loadOptions, { token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers });
   } finally {
     await attached.client.close(); // detach; the process keeps running
   }
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
-  const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, captured);
+  const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, profiled.profiles);
   const analysis = await analyzeProfiles(saved, { limit: request.limit });
+  const { load } = profiled;
   const warnings: Warning[] = [...load.warnings, ...analysis.warnings];
   const envWarning = nodeEnvWarning(attached.nodeEnv);
   if (envWarning) warnings.unshift(envWarning);

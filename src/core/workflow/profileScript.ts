@@ -94,8 +94,9 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
         : runs.map((r) => `PID ${r.process.pid}: ${r.error ?? 'no profile'}`).join('; ');
       throw new HotpathError(ErrorCode.InspectorUnavailable, `\`${request.command.join(' ')}\` ${target.describeExit()}, but nothing was profiled: ${reason}.${target.output.forMessage()}`);
     }
-    // The process that did the most work is the one the user meant; keep the others too.
-    captured = rankByWork(captured);
+    // The longest-profiled main thread is the one the user meant (launchers are skipped by the
+    // preload, so what remains is the program and anything it forked); keep the others too.
+    captured = longestMainFirst(captured);
     progress({ stage: 'analyzing', message: 'Analyzing the profile' });
     const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
     const saved = await saveProfiles(outDir, request.name, captured);
@@ -137,12 +138,12 @@ function readWorkerProfiles(reports: readonly TargetReport[]): CapturedProfile[]
   return out;
 }
 
-function activeMicros(c: CapturedProfile): number {
+function profiledMicros(c: CapturedProfile): number {
   return (c.profile.endTime ?? 0) - (c.profile.startTime ?? 0);
 }
 
-function rankByWork(captured: CapturedProfile[]): CapturedProfile[] {
-  const mainThreads = captured.filter((c) => c.thread === 'main').sort((a, b) => activeMicros(b) - activeMicros(a));
+function longestMainFirst(captured: CapturedProfile[]): CapturedProfile[] {
+  const mainThreads = captured.filter((c) => c.thread === 'main').sort((a, b) => profiledMicros(b) - profiledMicros(a));
   const top = mainThreads[0];
   return [top, ...captured.filter((c) => c !== top)];
 }

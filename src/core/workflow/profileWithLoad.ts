@@ -3,7 +3,6 @@ import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { type Logger, silentLogger } from '../common/logger';
 import type { Warning } from '../common/warnings';
 import { CdpClient } from '../inspector/cdpClient';
-import { ProfilingRun } from '../inspector/profilingRun';
 import { type LoadOptions, type LoadOptionsInput, resolveLoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import { analyzeProfiles, type Analysis } from './analyze';
@@ -11,8 +10,8 @@ import { nodeEnvWarning } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
-import { measure, warmUp } from './loadPhases';
-import { errorMessage, ErrorCode, HotpathError, isHotpathError } from '../common/errors';
+import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
+import { profileUnderLoad } from './profiledLoad';
 
 export interface ProfileRequest extends TargetCommand {
   load: LoadOptionsInput;
@@ -56,27 +55,19 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
   const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
   const captured = await withHttpTarget(request, { token, logger }, async (target, ready) => {
     const loadOptions = resolveLoadOptions(request.load, { port: ready.port });
-    const phase = { token, logger, progress, totalSeconds: loadOptions.warmupSeconds + loadOptions.durationSeconds };
     const client = await CdpClient.connect(ready.process.inspectorUrl!, { token, logger });
     try {
-      await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
-      const run = await ProfilingRun.start(client, ready.process.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers, logger });
-      try {
-        const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
-        progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
-        const profiles = await run.stop();
-        const exitedEarly = run.ended && !profiles.some((p) => !p.partial);
-        return { profiles, load, loadOptions, ready, exitedEarly, target };
-      } catch (err) {
-        // The app died and no load result exists, but Node kept the profile alive for us: save it.
-        if (!run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
-        const saved = await saveProfiles(outDir, request.name, await run.stop());
-        await target.exited;
-        throw new HotpathError(ErrorCode.TargetExited,
-          `The app ${target.describeExit()} while being profiled (${errorMessage(err)}). The profile captured until then is saved at ${saved[0]?.path ?? '(none)'}; open it with \`hotpath report\`.${target.output.forMessage()}`);
-      } finally {
-        run.dispose();
-      }
+      const profiled = await profileUnderLoad(client, ready.process.pid, loadOptions, {
+        token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+        onCrash: async (err, partial) => {
+          const saved = await saveProfiles(outDir, request.name, partial);
+          await client.close(); // the crashed app waits for the debugger to leave before it exits
+          await target.exited;
+          throw new HotpathError(ErrorCode.TargetExited,
+            `The app ${target.describeExit()} while being profiled (${errorMessage(err)}). The profile captured until then is saved at ${saved[0]?.path ?? '(none)'}; open it with \`hotpath report\`.${target.output.forMessage()}`);
+        },
+      });
+      return { ...profiled, loadOptions, ready, target };
     } finally {
       await client.close();
     }
@@ -86,7 +77,7 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
   const saved = await saveProfiles(outDir, request.name, captured.profiles);
   const analysis = await analyzeProfiles(saved, { limit: request.limit });
   const warnings: Warning[] = [...captured.load.warnings, ...analysis.warnings];
-  if (captured.exitedEarly) {
+  if (captured.endedEarly) {
     warnings.unshift({ code: 'TARGET_EXITED_DURING_PROFILE', message: `The app ${captured.target.describeExit()} before the load ended; the profile covers the time until then.${captured.target.output.forMessage()}` });
   }
   const envWarning = nodeEnvWarning(captured.ready.process.nodeEnv);

@@ -16,5 +16,5 @@ export async function reportProfile(file: string, options: { limit?: number } = 
   const limit = options.limit ?? 20;
   const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
   const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings] };
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model };
 }
