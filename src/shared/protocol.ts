@@ -62,3 +62,11 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     default: return false;
   }
 }
+
+/**
+ * The messages a host posts to (re)load the webview with a payload, in order. Hosts call this instead
+ * of building `init` themselves, so the protocol can split large payloads without host changes.
+ */
+export function initMessages(payload: FlamePayload, canOpenSource: boolean, state?: Partial<ViewState>): HostMessage[] {
+  return [{ type: 'init', payload, canOpenSource, state }];
+}
