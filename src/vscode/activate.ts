@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { HotFunctionCodeLens } from './annotations/codeLens';
+import { HotLineDecorations } from './annotations/decorations';
+import { HotLineHover } from './annotations/hover';
+import { AnnotationStore } from './annotations/store';
+import { registerProfileCommands } from './commands/profileCommands';
+import { registerRunCommands } from './commands/runCommands';
+import { registerDebugType } from './debug/register';
+import { CpuProfileEditorProvider } from './flame/cpuprofileEditor';
+import { FlamePanel } from './flame/flamePanel';
+import { createLog } from './log';
+import { HotpathSession } from './session';
+import { StatusBar } from './status/statusBar';
+import { HotspotsView } from './views/hotspotsView';
+import { RunController } from './workflow/runController';
+import { v8Hooks } from './v8/hooks';
+
+/** Wires the pieces together; each piece gets only what it uses. */
+export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
+  const started = performance.now();
+  const log = createLog();
+  const session = new HotpathSession();
+  const flame = new FlamePanel(context.extensionUri, log);
+  const store = new AnnotationStore(session);
+  const v8 = v8Hooks();
+  const applyContext = { session, flame, log, decorate: v8.decorate };
+  const controller = new RunController(applyContext);
+  const view = new HotspotsView(session);
+  const files = { scheme: 'file' };
+
+  context.subscriptions.push(
+    log, session, flame, store, view, controller,
+    new StatusBar(session),
+    new HotLineDecorations(store),
+    ...v8.register(store),
+    vscode.languages.registerCodeLensProvider(files, new HotFunctionCodeLens(store, v8.codeLensSummary)),
+    vscode.languages.registerHoverProvider(files, new HotLineHover(store, v8.hoverMarkdown)),
+    vscode.window.registerTreeDataProvider('hotpathHotspots', view),
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, session, log), { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: true } }),
+    ...registerRunCommands({ controller, state: context.workspaceState }),
+    ...registerProfileCommands({ ...applyContext, store, view }),
+    ...registerDebugType(controller),
+  );
+  log.info(`Hotpath activated in ${(performance.now() - started).toFixed(1)} ms (trusted workspace: ${vscode.workspace.isTrusted}).`);
+  return { session, store };
+}

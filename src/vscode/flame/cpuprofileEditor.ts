@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/common/errors';
+import type { HotpathSession } from '../session';
+import { loadedFromFile } from '../workflow/loadedProfile';
+import { escapeHtml } from '../../shared/webviewHtml';
+import { FlameWebview } from './flameWebview';
+
+class ProfileDocument implements vscode.CustomDocument {
+  constructor(readonly uri: vscode.Uri) {}
+  dispose(): void {}
+}
+
+/**
+ * "Open With… → Hotpath Flamegraph" for .cpuprofile files. Opening one also makes it the profile the
+ * editor annotates, as "Hotpath: Open CPU Profile…" does.
+ */
+export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProvider<ProfileDocument> {
+  static readonly viewType = 'hotpath.cpuprofile';
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly session: HotpathSession, private readonly log: vscode.LogOutputChannel) {}
+
+  openCustomDocument(uri: vscode.Uri): ProfileDocument {
+    return new ProfileDocument(uri);
+  }
+
+  async resolveCustomEditor(document: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const view = new FlameWebview(panel.webview, this.extensionUri, this.log);
+    panel.onDidDispose(() => view.dispose());
+    try {
+      const loaded = await loadedFromFile(document.uri.fsPath);
+      this.session.setProfile(loaded);
+      view.show({ model: loaded.model, title: loaded.title });
+    } catch (err) {
+      const message = errorMessage(err);
+      this.log.error(`Opening ${document.uri.fsPath}: ${message}`);
+      panel.webview.html = `<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><p>Hotpath could not open this profile: ${escapeHtml(message)}</p>`;
+      void vscode.window.showErrorMessage(`Hotpath: ${message}`);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import { FlameWebview, type FlameContent } from './flameWebview';
+
+/** The one "Hotpath Flamegraph" panel: reused for every profile, opened beside the editor. */
+export class FlamePanel implements vscode.Disposable {
+  static readonly viewType = 'hotpath.flamegraph';
+  private panel: vscode.WebviewPanel | undefined;
+  private view: FlameWebview | undefined;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.LogOutputChannel) {}
+
+  get visible(): boolean { return this.panel?.visible ?? false; }
+
+  show(content: FlameContent, options: { preserveFocus?: boolean } = {}): void {
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel(FlamePanel.viewType, 'Hotpath Flamegraph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? true }, { retainContextWhenHidden: true });
+      this.panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'hotpath.svg');
+      this.view = new FlameWebview(this.panel.webview, this.extensionUri, this.log);
+      this.panel.onDidDispose(() => { this.view?.dispose(); this.view = undefined; this.panel = undefined; });
+    } else {
+      this.panel.reveal(undefined, options.preserveFocus ?? true);
+    }
+    this.panel.title = `Flamegraph — ${content.title}`;
+    this.view!.show(content);
+  }
+
+  focus(file: string, line: number, name?: string): void {
+    this.panel?.reveal(undefined, true);
+    this.view?.focus(file, line, name);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildDiffPayload, buildFlamePayload } from '../../core/flame';
+import type { ProfileModel } from '../../core/profile';
+import { initMessages, isWebviewMessage, type HostMessage, type ViewState } from '../../shared/protocol';
+import type { FlamePayload } from '../../shared/flame/payload';
+import { flameHtml } from '../../shared/webviewHtml';
+
+export interface FlameContent {
+  model: ProfileModel;
+  title: string;
+  /** Differential view: colours by the change from this profile. */
+  before?: ProfileModel;
+  beforeTitle?: string;
+  /** Adds per-function extras (V8 tiers) to the payload before it is sent. */
+  decorate?: (payload: FlamePayload) => void;
+}
+
+export function buildPayload(content: FlameContent): FlamePayload {
+  const payload = content.before
+    ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle })
+    : buildFlamePayload(content.model, { title: content.title });
+  content.decorate?.(payload);
+  return payload;
+}
+
+/**
+ * One flamegraph in one webview (a panel or a custom editor): the strict-CSP page from the shared
+ * template, the payload sent when the page says `ready` (and again after a reload), and the page's
+ * requests (open a source file, report an error) handled here. The page never gets the raw profile.
+ */
+export class FlameWebview implements vscode.Disposable {
+  private payload: FlamePayload | undefined;
+  private ready = false;
+  private pending: HostMessage[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly state?: Partial<ViewState>,
+  ) {
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    this.disposables.push(webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
+  }
+
+  show(content: FlameContent): void {
+    try {
+      this.payload = buildPayload(content);
+    } catch (err) {
+      this.log.error(`Could not build the flamegraph of ${content.title}: ${(err as Error).stack ?? err}`);
+      this.webview.html = `<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><p>Hotpath could not draw this profile; see the Hotpath output for details.</p>`;
+      return;
+    }
+    this.ready = false;
+    this.webview.html = flameHtml({
+      nonce: randomBytes(18).toString('base64'),
+      cspSource: this.webview.cspSource,
+      title: `Hotpath — ${content.title}`,
+      script: { src: this.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString() },
+      style: { href: this.webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'flame.css')).toString() },
+    });
+  }
+
+  /** Select and reveal the hottest frame of a function (e.g. from a CodeLens). */
+  focus(file: string, line: number, name?: string): void {
+    const message: HostMessage = { type: 'focus', file, line, name };
+    if (this.ready) void this.webview.postMessage(message);
+    else this.pending.push(message);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isWebviewMessage(raw)) {
+      this.log.warn('Ignored a malformed message from the flamegraph page.');
+      return;
+    }
+    switch (raw.type) {
+      case 'ready': {
+        if (!this.payload) return;
+        for (const m of initMessages(this.payload, true, this.state)) await this.webview.postMessage(m);
+        this.ready = true;
+        for (const m of this.pending.splice(0)) await this.webview.postMessage(m);
+        return;
+      }
+      case 'openSource':
+        await openSource(raw.file, raw.line, raw.column, this.log);
+        return;
+      case 'error':
+        this.log.error(`Flamegraph page: ${raw.message}`);
+        void vscode.window.showErrorMessage(`Hotpath could not show the flamegraph: ${raw.message}`);
+        return;
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/**
+ * Opens a frame's file at its line. The path comes from the profile (attacker-controlled text), so only
+ * local files that exist are opened, read-only in effect: nothing is executed or written.
+ */
+export async function openSource(file: string, line: number, column: number, log: vscode.LogOutputChannel): Promise<void> {
+  let fsPath: string | undefined;
+  if (file.startsWith('file://')) {
+    try { fsPath = vscode.Uri.parse(file, true).fsPath; } catch { fsPath = undefined; }
+  } else if (path.isAbsolute(file)) {
+    fsPath = file;
+  }
+  if (!fsPath || !fs.existsSync(fsPath) || !fs.statSync(fsPath).isFile()) {
+    const what = /^node:|^internal\//.test(file) ? 'is part of Node itself and has no file on disk' : 'is not a file on this machine';
+    void vscode.window.showInformationMessage(`Hotpath: ${file} ${what}.`);
+    log.info(`openSource: ${file} ${what}`);
+    return;
+  }
+  const position = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(fsPath), {
+    viewColumn: vscode.ViewColumn.One, preserveFocus: false, preview: false, selection: new vscode.Range(position, position),
+  });
+  editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}

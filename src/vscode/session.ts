@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import type { Annotations } from '../core/annotate';
+import type { ProfileModel } from '../core/profile';
+import type { ThreadHotspot } from '../core/workflow/analyze';
+import type { StatusState } from './status/render';
+
+/** The profile whose data the editor shows (CodeLens, decorations, hovers, flamegraph, Hotspots view). */
+export interface LoadedProfile {
+  profilePath: string;
+  title: string;
+  model: ProfileModel;
+  annotations: Annotations;
+  hotspots: ThreadHotspot[];
+  /** The profile it is compared with in the flamegraph, if any (differential view). */
+  before?: ProfileModel;
+}
+
+/**
+ * The extension's state: one value each, with change events. Components render from it; commands and
+ * the debug adapter write to it. Holds no UI itself.
+ */
+export class HotpathSession implements vscode.Disposable {
+  private readonly profileChanged = new vscode.EventEmitter<LoadedProfile | undefined>();
+  private readonly statusChanged = new vscode.EventEmitter<StatusState>();
+  private readonly historyChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeProfile = this.profileChanged.event;
+  readonly onDidChangeStatus = this.statusChanged.event;
+  /** Profiles or baselines on disk changed (a run saved one, the user deleted one). */
+  readonly onDidChangeHistory = this.historyChanged.event;
+
+  private currentProfile: LoadedProfile | undefined;
+  private currentStatus: StatusState = { kind: 'idle' };
+  private running: string | undefined;
+  /** The last baseline saved or compared with: the status bar's "open baseline" link. */
+  lastBaselineFile: string | undefined;
+
+  get profile(): LoadedProfile | undefined { return this.currentProfile; }
+  get status(): StatusState { return this.currentStatus; }
+  /** Title of the run in progress; runs are one at a time (they share the machine's cores). */
+  get busy(): string | undefined { return this.running; }
+
+  setProfile(profile: LoadedProfile | undefined): void {
+    this.currentProfile = profile;
+    this.profileChanged.fire(profile);
+  }
+
+  setStatus(status: StatusState): void {
+    this.currentStatus = status;
+    this.statusChanged.fire(status);
+  }
+
+  historyDidChange(): void { this.historyChanged.fire(); }
+
+  /** Marks a run as started; returns false when another one is running. */
+  tryStartRun(title: string): boolean {
+    if (this.running) return false;
+    this.running = title;
+    return true;
+  }
+
+  endRun(): void { this.running = undefined; }
+
+  dispose(): void {
+    this.profileChanged.dispose();
+    this.statusChanged.dispose();
+    this.historyChanged.dispose();
+  }
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import type { LoadOptionsInput } from '../core/load/options';
+import type { TargetSpec } from './targets/targetSpec';
+
+export interface RunSettings {
+  load: LoadOptionsInput;
+  runs: number;
+  samplingIntervalMicros: number;
+}
+
+/** The hotpath.* settings for a folder, with a target's own path/method/headers/body on top. */
+export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetSpec, 'path' | 'method' | 'headers' | 'body'>): RunSettings {
+  const load = vscode.workspace.getConfiguration('hotpath.load', scope);
+  const input: LoadOptionsInput = {
+    connections: load.get<number>('connections'),
+    durationSeconds: load.get<number>('durationSeconds'),
+    warmupSeconds: load.get<number>('warmupSeconds'),
+    pipelining: load.get<number>('pipelining'),
+    path: target?.path ?? load.get<string>('path'),
+    method: target?.method ?? load.get<string>('method'),
+    ...(target?.headers ? { headers: target.headers } : {}),
+    ...(target?.body !== undefined ? { body: target.body } : {}),
+  };
+  return {
+    load: input,
+    runs: vscode.workspace.getConfiguration('hotpath.baseline', scope).get<number>('runs') ?? 3,
+    samplingIntervalMicros: vscode.workspace.getConfiguration('hotpath.profile', scope).get<number>('samplingIntervalMicros') ?? 1000,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The status bar item as a pure function of one state value (no vscode import, unit-tested in plain Node).
+ * The adapter in statusBar.ts only copies the result onto the item.
+ */
+import type { Comparison } from '../../core/stats/compare';
+import { signedPercent } from '../../core/stats/formatComparison';
+import type { WorkflowStage } from '../../core/workflow/progress';
+
+export type StatusState =
+  | { kind: 'idle' }
+  | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number }
+  | { kind: 'profiled'; function: string; selfPct: number; file: string; line: number | null; profilePath: string }
+  | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
+  | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] };
+
+export type StatusTone = 'faster' | 'slower' | 'neutral';
+
+export interface RenderedStatus {
+  text: string;
+  /** Markdown; may contain command: links (the item's tooltip is trusted for our commands only). */
+  tooltip: string;
+  tone: StatusTone;
+  command?: string;
+}
+
+const STAGE_LABEL: Record<WorkflowStage, string> = {
+  starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
+};
+
+export const rps = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ms = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2));
+/** Markdown-safe text: profile-derived names can hold any characters. */
+export function mdEscape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
+}
+
+/** Profile text as a Markdown code span: rendered literally; the fence is longer than any backtick run inside. */
+export function mdCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\n/g, ' ')}${pad}${fence}`;
+}
+
+/** Profile text in a status bar label: `$(name)` would render as an icon, so break the syntax. */
+export function noIcons(text: string): string {
+  return text.replace(/\$\(/g, '$\u200b(');
+}
+
+function pctOrDash(p: number | null): string {
+  return p === null ? '—' : signedPercent(p);
+}
+
+function renderVerified(s: Extract<StatusState, { kind: 'verified' }>): RenderedStatus {
+  const c = s.comparison;
+  const r = c.requestsPerSecond;
+  const p = c.p99Ms;
+  const change = r.diffPct === null ? '' : ` ${signedPercent(r.diffPct)} vs baseline`;
+  const tone: StatusTone = c.verdict === 'faster' ? 'faster' : c.verdict === 'slower' ? 'slower' : 'neutral';
+  const note = c.verdict === 'no-significant-change' ? ' (no significant change)' : '';
+  const level = `${Math.round(c.confidenceLevel * 100)}%`;
+  const ci = r.ciLowPct !== null && r.ciHighPct !== null ? `${level} CI ${signedPercent(r.ciLowPct, 1)} … ${signedPercent(r.ciHighPct, 1)}` : 'not testable (too few runs)';
+  const lines = [
+    `**Hotpath: verify vs baseline "${mdEscape(s.name)}"** — ${mdEscape(c.verdict === 'no-significant-change' ? 'no significant change' : c.verdict)}`,
+    '',
+    '| | baseline | now | change |',
+    '|---|---:|---:|---:|',
+    `| req/s | ${rps(r.baselineMean)} | ${rps(r.currentMean)} | ${pctOrDash(r.diffPct)} |`,
+    `| p99 latency | ${ms(p.baselineMean)} ms | ${ms(p.currentMean)} ms | ${pctOrDash(p.diffPct)} |`,
+    '',
+    `req/s change: ${ci}; p = ${r.pValue === null ? '—' : r.pValue < 0.001 ? '< 0.001' : r.pValue.toFixed(3)} (${mdEscape(c.method)}, n = ${c.n.baseline} vs ${c.n.current} runs).`,
+    ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
+    '',
+    '[$(refresh) Verify again](command:hotpath.verifyAgainstBaseline) · [$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(go-to-file) Open baseline](command:hotpath.baselines.open)',
+  ];
+  return { text: `$(pulse) ${rps(r.currentMean)} req/s${change}${note}`, tooltip: lines.join('\n'), tone, command: 'hotpath.verifyAgainstBaseline' };
+}
+
+export function renderStatus(state: StatusState): RenderedStatus {
+  switch (state.kind) {
+    case 'idle':
+      return { text: '$(pulse) Hotpath', tooltip: 'Hotpath: [Profile with Load](command:hotpath.profileWithLoad) · [Establish Baseline](command:hotpath.establishBaseline)', tone: 'neutral', command: 'hotpath.profileWithLoad' };
+    case 'running': {
+      const live = state.requestsPerSecond !== undefined ? ` ${rps(state.requestsPerSecond)} req/s` : '';
+      return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}. Cancel from the progress notification.`, tone: 'neutral' };
+    }
+    case 'profiled':
+      return {
+        text: `$(flame) ${noIcons(state.function)} ${state.selfPct.toFixed(1)}% self`,
+        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.selfPct.toFixed(1)}% self time\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
+        tone: 'neutral', command: 'hotpath.showFlamegraph',
+      };
+    case 'baseline':
+      return {
+        text: `$(pulse) ${rps(state.requestsPerSecond)} req/s baseline`,
+        tooltip: `**Baseline "${mdEscape(state.name)}"**: ${rps(state.requestsPerSecond)} req/s, p99 ${ms(state.p99Ms)} ms (mean of ${state.runs} runs)\n\n[$(check) Verify against it](command:hotpath.verifyAgainstBaseline) · [$(go-to-file) Open baseline](command:hotpath.baselines.open)`,
+        tone: 'neutral', command: 'hotpath.verifyAgainstBaseline',
+      };
+    case 'verified':
+      return renderVerified(state);
+  }
+}

@@ -1,0 +1,102 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { HotpathSession } from '../session';
+import { rps } from '../status/render';
+import { listBaselines, listProfiles, type BaselineEntry, type ProfileEntry } from './history';
+import type { ThreadHotspot } from '../../core/workflow/analyze';
+
+type Node =
+  | { kind: 'section'; id: 'hotspots' | 'baselines' | 'profiles' }
+  | { kind: 'hotspot'; hotspot: ThreadHotspot }
+  | { kind: 'baseline'; folder: string; baseline: BaselineEntry }
+  | { kind: 'profile'; folder: string; profile: ProfileEntry }
+  | { kind: 'empty'; text: string };
+
+const SECTION_LABEL = { hotspots: 'Hotspots', baselines: 'Baselines', profiles: 'Profiles' } as const;
+
+/** The activity-bar view: hotspots of the last profile, baselines, and the profile history. */
+export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly session: HotpathSession) {
+    this.disposables.push(session.onDidChangeProfile(() => this.refresh()), session.onDidChangeHistory(() => this.refresh()), this.changed);
+  }
+
+  refresh(): void { this.changed.fire(undefined); }
+
+  getChildren(node?: Node): Promise<Node[]> | Node[] {
+    if (!node) return (['hotspots', 'baselines', 'profiles'] as const).map((id) => ({ kind: 'section', id }));
+    if (node.kind !== 'section') return [];
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    switch (node.id) {
+      case 'hotspots': {
+        const hs = this.session.profile?.hotspots ?? [];
+        return hs.length ? hs.slice(0, 30).map((hotspot) => ({ kind: 'hotspot', hotspot })) : [{ kind: 'empty', text: 'Run "Profile with Load" or open a .cpuprofile' }];
+      }
+      case 'baselines':
+        return Promise.all(folders.map(async (f) => (await listBaselines(f.uri.fsPath)).map((baseline): Node => ({ kind: 'baseline', folder: f.uri.fsPath, baseline }))))
+          .then((all) => all.flat()).then((list) => (list.length ? list : [{ kind: 'empty', text: 'No baseline yet' }]));
+      case 'profiles':
+        return Promise.all(folders.map(async (f) => (await listProfiles(f.uri.fsPath)).map((profile): Node => ({ kind: 'profile', folder: f.uri.fsPath, profile }))))
+          .then((all) => all.flat().sort((a, b) => (b as { profile: ProfileEntry }).profile.mtimeMs - (a as { profile: ProfileEntry }).profile.mtimeMs))
+          .then((list) => (list.length ? list : [{ kind: 'empty', text: 'No saved profile yet' }]));
+    }
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'section': {
+        const item = new vscode.TreeItem(SECTION_LABEL[node.id], vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `section:${node.id}`;
+        return item;
+      }
+      case 'empty': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.contextValue = 'hotpath.empty';
+        return item;
+      }
+      case 'hotspot': {
+        const h = node.hotspot;
+        const item = new vscode.TreeItem(h.function, vscode.TreeItemCollapsibleState.None);
+        const where = h.file ? `${path.basename(h.file)}${h.line ? `:${h.line}` : ''}` : h.category;
+        item.description = `${h.selfPct.toFixed(1)}% self · ${where}${h.thread !== 'main' ? ` · ${h.thread}` : ''}`;
+        item.tooltip = `${h.function}\n${h.file}${h.line ? `:${h.line}` : ''}\nself ${h.selfMs} ms (${h.selfPct}%), total ${h.totalMs} ms (${h.totalPct}%)\n${h.category}${h.package ? ` (${h.package})` : ''}`;
+        item.iconPath = new vscode.ThemeIcon(h.category === 'user' ? 'flame' : h.category === 'dependency' ? 'package' : 'symbol-method');
+        if (h.line && path.isAbsolute(h.file)) {
+          item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(h.file), { selection: new vscode.Range(h.line - 1, 0, h.line - 1, 0) }] };
+        }
+        item.contextValue = 'hotpath.hotspot';
+        return item;
+      }
+      case 'baseline': {
+        const b = node.baseline;
+        const item = new vscode.TreeItem(b.name, vscode.TreeItemCollapsibleState.None);
+        item.description = b.problem ? `unusable: ${b.problem}` : `${b.createdAt.slice(0, 16).replace('T', ' ')} · ${b.requestsPerSecond === null ? '?' : rps(b.requestsPerSecond)} req/s${b.nodeVersion ? ` · Node ${b.nodeVersion}` : ''}`;
+        item.tooltip = `${b.file}\n${b.runCount} runs of ${b.command.join(' ')}`;
+        item.iconPath = new vscode.ThemeIcon(b.problem ? 'warning' : 'pinned');
+        item.contextValue = 'hotpath.baseline';
+        item.resourceUri = vscode.Uri.file(b.file);
+        return item;
+      }
+      case 'profile': {
+        const p = node.profile;
+        const item = new vscode.TreeItem(p.name.replace(/\.cpuprofile$/, ''), vscode.TreeItemCollapsibleState.None);
+        item.description = `${new Date(p.mtimeMs).toLocaleString()} · ${(p.sizeBytes / 1e6).toFixed(1)} MB`;
+        item.tooltip = p.file;
+        item.iconPath = new vscode.ThemeIcon('graph');
+        item.contextValue = 'hotpath.profile';
+        item.resourceUri = vscode.Uri.file(p.file);
+        item.command = { command: 'hotpath.history.open', title: 'Open', arguments: [node] };
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export type HotspotsViewNode = Node;

@@ -1,0 +1,80 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Warning } from '../../core/common/warnings';
+import type { FlamePanel } from '../flame/flamePanel';
+import type { HotpathSession, LoadedProfile } from '../session';
+import { rps } from '../status/render';
+import { loadedFromAnalysis } from './loadedProfile';
+import type { RunResult } from './runs';
+
+export interface ApplyContext {
+  session: HotpathSession;
+  flame: FlamePanel;
+  log: vscode.LogOutputChannel;
+  /** Adds V8 extras to flamegraph payloads, when signals were collected. */
+  decorate?: (loaded: LoadedProfile) => ((payload: import('../../shared/flame/payload').FlamePayload) => void) | undefined;
+}
+
+/** The hottest user function, else the hottest function: what the status bar and summary name. */
+export function topHotspot(loaded: LoadedProfile) {
+  return loaded.hotspots.find((h) => h.category === 'user' && h.thread === 'main') ?? loaded.hotspots[0];
+}
+
+function logWarnings(log: vscode.LogOutputChannel, warnings: readonly Warning[]): void {
+  for (const w of warnings) log.warn(`${w.code}: ${w.message}`);
+}
+
+export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: { preserveFocus?: boolean } = {}): void {
+  ctx.session.setProfile(loaded);
+  const top = topHotspot(loaded);
+  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, file: top.file, line: top.line, profilePath: loaded.profilePath });
+  ctx.flame.show({ model: loaded.model, title: loaded.title, decorate: ctx.decorate?.(loaded) }, options);
+}
+
+/**
+ * After a run: the editor shows its result (annotations, status bar, flamegraph) and a one-line summary
+ * with the next useful actions. `notify` is false for the debug adapter, which prints to its console.
+ */
+export async function applyResult(ctx: ApplyContext, result: RunResult, options: { notify: boolean }): Promise<string> {
+  logWarnings(ctx.log, result.warnings);
+  const warningNote = result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0]).join('; ')}.` : '';
+  ctx.session.historyDidChange();
+  switch (result.kind) {
+    case 'profile':
+    case 'script': {
+      const loaded = loadedFromAnalysis(result.profilePath, result.model, result.hotspots);
+      showProfile(ctx, loaded);
+      const top = topHotspot(loaded);
+      const where = top ? `${top.function} takes ${top.selfPct.toFixed(1)}% self time (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})` : 'no samples in JavaScript';
+      const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s` : '';
+      const summary = `Profile saved: ${where}${load}.${warningNote}`;
+      if (options.notify) void offerProfileActions(summary, top);
+      return summary;
+    }
+    case 'baseline': {
+      ctx.session.lastBaselineFile = result.path;
+      ctx.session.setStatus({ kind: 'baseline', name: result.name, requestsPerSecond: result.summary.requestsPerSecond, p99Ms: result.summary.p99Ms, runs: result.runs.length, file: result.path });
+      const summary = `Baseline "${result.name}" saved: ${rps(result.summary.requestsPerSecond)} req/s, p99 ${result.summary.p99Ms.toFixed(2)} ms (mean of ${result.runs.length} runs).${warningNote}`;
+      if (options.notify) void vscode.window.showInformationMessage(`Hotpath: ${summary}`);
+      return summary;
+    }
+    case 'verify': {
+      ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
+      const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
+      if (options.notify) {
+        const show = result.comparison.verdict === 'slower' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+        void show(`Hotpath: ${summary}`);
+      }
+      return summary;
+    }
+  }
+}
+
+async function offerProfileActions(summary: string, top: ReturnType<typeof topHotspot>): Promise<void> {
+  const actions = top && top.line && path.isAbsolute(top.file) ? ['Open Hot Function'] : [];
+  const choice = await vscode.window.showInformationMessage(`Hotpath: ${summary}`, ...actions);
+  if (choice === 'Open Hot Function' && top?.line) {
+    const pos = new vscode.Position(top.line - 1, Math.max(0, (top.column ?? 1) - 1));
+    await vscode.window.showTextDocument(vscode.Uri.file(top.file), { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+  }
+}

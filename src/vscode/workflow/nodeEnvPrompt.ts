@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { effectiveNodeEnv, type TargetSpec } from '../targets/targetSpec';
+
+const DISMISSED = 'hotpath.nodeEnvDismissed';
+
+export const NODE_ENV_ACTIONS = {
+  production: 'Run with NODE_ENV=production',
+  anyway: 'Run Anyway',
+  never: "Don't Ask for This Target",
+} as const;
+
+/**
+ * Before a run: frameworks (Express, React SSR, template engines) skip caches and add checks unless
+ * NODE_ENV=production, so a profile of development mode ranks work production never does. Ask once per
+ * run, with a way out per target. Resolves to the target to run (maybe with NODE_ENV set), or undefined
+ * when the user closed the warning (the run is cancelled).
+ */
+export async function confirmNodeEnv(target: TargetSpec, state: vscode.Memento): Promise<TargetSpec | undefined> {
+  if (!vscode.workspace.getConfiguration('hotpath.preflight', vscode.Uri.file(target.cwd)).get<boolean>('nodeEnv', true)) return target;
+  const nodeEnv = effectiveNodeEnv(target);
+  if (nodeEnv === 'production') return target;
+  const dismissed = state.get<string[]>(DISMISSED) ?? [];
+  if (dismissed.includes(target.name)) return target;
+  const seen = nodeEnv === undefined ? 'is not set' : `is '${nodeEnv}'`;
+  const choice = await vscode.window.showWarningMessage(
+    `Hotpath: NODE_ENV ${seen} for "${target.name}", so the app runs in development mode: frameworks skip caches and add checks that production does not, and the profile will rank that work. Run with NODE_ENV=production?`,
+    NODE_ENV_ACTIONS.production, NODE_ENV_ACTIONS.anyway, NODE_ENV_ACTIONS.never,
+  );
+  switch (choice) {
+    case NODE_ENV_ACTIONS.production: return { ...target, env: { ...target.env, NODE_ENV: 'production' } };
+    case NODE_ENV_ACTIONS.anyway: return target;
+    case NODE_ENV_ACTIONS.never:
+      await state.update(DISMISSED, [...dismissed, target.name]);
+      return target;
+    default: return undefined;
+  }
+}

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
+import { CancellationTokenSource, type CancellationToken } from '../../core/common/cancellation';
+import type { ProgressSink, WorkflowProgress } from '../../core/workflow/progress';
+import { coreLogger } from '../log';
+import type { HotpathSession } from '../session';
+import { rps } from '../status/render';
+import { applyResult, type ApplyContext } from './applyResult';
+import { executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
+
+export class RunBusyError extends Error {}
+
+/**
+ * Runs workflows for the editor: one at a time, with the status bar following the run, and the result
+ * applied to the editor afterwards. Commands add a progress notification; the debug adapter its console.
+ */
+export class RunController implements vscode.Disposable {
+  /** Cancels the run in progress when the extension shuts down, so its app does not outlive the editor. */
+  private active: CancellationTokenSource | undefined;
+
+  /** The last failure of runWithProgress (already reported), so a command can offer the fix. */
+  lastError: unknown;
+
+  constructor(private readonly ctx: ApplyContext) {}
+
+  private get session(): HotpathSession { return this.ctx.session; }
+
+  /** Runs without UI of its own; throws on failure and cancellation (HotpathError CANCELLED). */
+  async execute(request: RunRequest, options: { token: CancellationToken; onProgress?: ProgressSink; notify: boolean }): Promise<{ result: RunResult; summary: string }> {
+    const title = RUN_TITLES[request.kind];
+    if (!this.session.tryStartRun(title)) {
+      throw new RunBusyError(`Hotpath is already running "${this.session.busy}". Wait for it to finish or cancel it: runs share this machine's cores, so two at once would measure each other.`);
+    }
+    const before = this.session.status;
+    this.session.setStatus({ kind: 'running', title, stage: 'starting' });
+    const log = this.ctx.log;
+    log.info(`${title}: ${describe(request)}`);
+    const source = new CancellationTokenSource();
+    this.active = source;
+    const link = options.token.onCancellationRequested(() => source.cancel());
+    if (options.token.isCancellationRequested) source.cancel();
+    try {
+      const result = await executeRun(request, {
+        token: source.token,
+        logger: coreLogger(log),
+        onProgress: (p: WorkflowProgress) => {
+          this.session.setStatus({ kind: 'running', title, stage: p.stage, requestsPerSecond: p.requestsPerSecond });
+          options.onProgress?.(p);
+        },
+      });
+      const summary = await applyResult(this.ctx, result, { notify: options.notify });
+      log.info(summary);
+      return { result, summary };
+    } catch (err) {
+      this.session.setStatus(before);
+      log.error(`${title} ${isHotpathError(err, ErrorCode.Cancelled) ? 'cancelled' : `failed: ${err instanceof Error ? err.stack ?? err.message : err}`}`);
+      throw err;
+    } finally {
+      link.dispose();
+      source.dispose();
+      this.active = undefined;
+      this.session.endRun();
+    }
+  }
+
+  dispose(): void {
+    this.active?.cancel();
+  }
+
+  /** The command palette path: progress notification with Cancel, errors as notifications. */
+  async runWithProgress(request: RunRequest): Promise<RunResult | undefined> {
+    const title = `Hotpath: ${RUN_TITLES[request.kind]}`;
+    this.lastError = undefined;
+    try {
+      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        let done = 0;
+        const { result } = await this.execute(request, {
+          token, notify: true,
+          onProgress: (p) => {
+            const fraction = p.fraction ?? done;
+            const increment = Math.max(0, fraction - done) * 100;
+            done = Math.max(done, fraction);
+            const live = p.requestsPerSecond !== undefined ? ` · ${rps(p.requestsPerSecond)} req/s` : '';
+            progress.report({ message: `${p.message}${live}`, increment });
+          },
+        });
+        return result;
+      });
+    } catch (err) {
+      this.lastError = err;
+      if (isHotpathError(err, ErrorCode.Cancelled)) {
+        void vscode.window.showInformationMessage(`${title} cancelled${request.kind === 'attach' ? '; the process keeps running' : '; the app was stopped'}.`);
+        return undefined;
+      }
+      if (isHotpathError(err, ErrorCode.BaselineNotFound)) return undefined; // the command offers to create one
+      const choice = await vscode.window.showErrorMessage(`${title} failed: ${errorMessage(err)}`, 'Show Log');
+      if (choice === 'Show Log') this.ctx.log.show(true);
+      return undefined;
+    }
+  }
+}
+
+function describe(request: RunRequest): string {
+  if (request.kind === 'attach') return request.describe;
+  const env = Object.entries(request.target.env).map(([k, v]) => `${k}=${v} `).join('');
+  return `${env}${request.target.command.join(' ')} (cwd ${request.target.cwd})`;
+}

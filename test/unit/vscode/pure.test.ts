@@ -1,0 +1,150 @@
+// The VS Code layer's logic that needs no editor: command lines, targets, edit tracking, labels,
+// status rendering and launch.json conversion. (The editor wiring is tested in real VS Code: test/e2e.)
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { joinCommandLine, splitCommandLine } from '../../../src/vscode/targets/commandLine';
+import { effectiveNodeEnv, resolveTarget, targetToSettings } from '../../../src/vscode/targets/targetSpec';
+import { mapLine, mapLineThroughEdits } from '../../../src/vscode/annotations/lineTracking';
+import { codeLensText, formatMs, heatBucket, lineHover, lineLabel } from '../../../src/vscode/annotations/format';
+import { mdCode, mdEscape, noIcons, renderStatus } from '../../../src/vscode/status/render';
+import { requestFromLaunchConfig } from '../../../src/vscode/debug/launchConfig';
+import { compareRuns } from '../../../src/core/stats/compare';
+
+describe('vscode layer (pure parts)', () => {
+  describe('splitCommandLine', () => {
+    it('splits like a shell without running one', () => {
+      assert.deepEqual(splitCommandLine('node server.js --port 3000'), ['node', 'server.js', '--port', '3000']);
+      assert.deepEqual(splitCommandLine(`node "my app.js" 'a b' c\\ d`), ['node', 'my app.js', 'a b', 'c d']);
+      assert.deepEqual(splitCommandLine('node -e "console.log(\\"x\\")"'), ['node', '-e', 'console.log("x")']);
+      assert.deepEqual(splitCommandLine('echo a | b'), ['echo', 'a', '|', 'b']);
+      assert.deepEqual(splitCommandLine('  '), []);
+      assert.deepEqual(splitCommandLine(`x ""`), ['x', '']);
+    });
+    it('rejects an unclosed quote with a message naming it', () => {
+      assert.throws(() => splitCommandLine('node "server.js'), /Unclosed double quote/);
+    });
+    it('joinCommandLine round-trips', () => {
+      for (const words of [['node', 'a b.js'], ["it's", 'x'], ['npm', 'run', 'dev']]) {
+        assert.deepEqual(splitCommandLine(joinCommandLine(words)), words);
+      }
+    });
+  });
+
+  describe('targets', () => {
+    it('resolves command strings, cwd and env against the folder', () => {
+      const t = resolveTarget({ name: 'api', command: 'node server.js', cwd: 'packages/api', env: { PORT: '0' }, method: 'post' }, '/ws');
+      assert.deepEqual(t, { name: 'api', command: ['node', 'server.js'], cwd: path.resolve('/ws/packages/api'), env: { PORT: '0' }, method: 'POST' });
+      assert.deepEqual(targetToSettings(t, '/ws'), { name: 'api', command: ['node', 'server.js'], cwd: 'packages/api', env: { PORT: '0' }, method: 'POST' });
+    });
+    it('says which field is wrong', () => {
+      assert.throws(() => resolveTarget({ command: ['node'] }, '/ws'), /no "name"/);
+      assert.throws(() => resolveTarget({ name: 'a', command: 3 }, '/ws'), /needs "command"/);
+      assert.throws(() => resolveTarget({ name: 'a', command: [] }, '/ws'), /empty command/);
+      assert.throws(() => resolveTarget({ name: 'a', command: 'x', env: { A: 1 } }, '/ws'), /"env" must map/);
+    });
+    it('NODE_ENV comes from the target, else the host', () => {
+      const t = resolveTarget({ name: 'a', command: 'x' }, '/ws');
+      assert.equal(effectiveNodeEnv(t, {}), undefined);
+      assert.equal(effectiveNodeEnv(t, { NODE_ENV: 'production' }), 'production');
+      assert.equal(effectiveNodeEnv({ ...t, env: { NODE_ENV: 'development' } }, { NODE_ENV: 'production' }), 'development');
+    });
+  });
+
+  describe('line tracking', () => {
+    const insertAbove = (line: number, n: number) => ({ startLine: line, endLine: line, insertedLines: n, pureInsertAbove: true });
+    it('moves lines below an edit and drops lines whose text changed', () => {
+      assert.equal(mapLine(10, insertAbove(3, 2)), 12);
+      assert.equal(mapLine(3, insertAbove(3, 2)), 5, 'a whole-line insertion above keeps the line');
+      assert.equal(mapLine(2, insertAbove(3, 2)), 2);
+      assert.equal(mapLine(5, { startLine: 5, endLine: 5, insertedLines: 0, pureInsertAbove: false }), -1, 'typing in the line');
+      assert.equal(mapLine(9, { startLine: 4, endLine: 7, insertedLines: 0, pureInsertAbove: false }), 6, 'three lines joined');
+      assert.equal(mapLine(6, { startLine: 4, endLine: 7, insertedLines: 0, pureInsertAbove: false }), -1);
+    });
+    it('applies several edits of one event bottom-up', () => {
+      const edits = [insertAbove(2, 1), insertAbove(8, 3)];
+      assert.equal(mapLineThroughEdits(10, edits), 14);
+      assert.equal(mapLineThroughEdits(5, edits), 6);
+      assert.equal(mapLineThroughEdits(5, [...edits, { startLine: 5, endLine: 5, insertedLines: 0, pureInsertAbove: false }]), -1);
+      assert.equal(mapLineThroughEdits(9, [...edits, { startLine: 5, endLine: 5, insertedLines: 0, pureInsertAbove: false }]), 13);
+    });
+  });
+
+  describe('labels and hovers', () => {
+    const f = { function: 'render', file: '/app/t.js', line: 60, selfMs: 410.4, selfPct: 12.34, totalMs: 1020, totalPct: 31, rank: 1, callers: [] };
+    it('CodeLens: self, total, time; V8 summary and edit note when given', () => {
+      assert.equal(codeLensText(f), '12.3% self · 31.0% total · 410 ms');
+      assert.equal(codeLensText(f, 'TurboFan · 2 deopts (wrong map)', true), '12.3% self · 31.0% total · 410 ms · TurboFan · 2 deopts (wrong map) · edited since profiling');
+    });
+    it('line labels and heat buckets', () => {
+      assert.equal(lineLabel({ file: '', line: 1, selfMs: 61.2, selfPct: 4.21, samples: 61, function: 'f', maybeInlined: false, callers: [] }), '4.2% · 61.2 ms');
+      assert.deepEqual([0.2, 1, 2.9, 3, 9.9, 10, 50].map(heatBucket), [1, 2, 2, 3, 3, 4, 4]);
+      assert.equal(formatMs(1234.5), '1,235 ms');
+      assert.equal(formatMs(1.234), '1.23 ms');
+    });
+    it('hovers escape profile-controlled text', () => {
+      const md = lineHover({ file: '/a.js', line: 3, selfMs: 5, selfPct: 1, samples: 5, function: '<img src=x onerror=alert(1)>*', maybeInlined: true, inlinedFunction: '[x](command:evil)', callers: [{ function: '`bad`', file: '/b.js', line: 2, sharePct: 80 }] }, 'p.cpuprofile', (x) => x);
+      // Names sit in code spans (rendered literally, never as links or HTML) fenced longer than any backtick run inside.
+      assert.ok(md.includes('`<img src=x onerror=alert(1)>*`'), md);
+      assert.ok(md.includes('`[x](command:evil)`'), md);
+      assert.ok(md.includes('`` `bad` ``'), md);
+      assert.ok(!/[^`]\[x\]\(command/.test(md.replace(/`[^`]*`/g, '')), md);
+      assert.match(md, /Self time\*\*: 5\.00 ms \(1\.0% of the profile\), ≈ 5 samples/);
+      assert.match(md, /Top callers/);
+    });
+    it('mdEscape and noIcons', () => {
+      assert.equal(mdEscape('a*b_[c](d)'), 'a\\*b\\_\\[c\\]\\(d\\)');
+      assert.ok(!noIcons('$(bug) x').includes('$('));
+      assert.equal(mdCode('a'), '`a`');
+      assert.equal(mdCode('a`b'), '``a`b``');
+      assert.equal(mdCode('`x`'), '`` `x` ``');
+    });
+  });
+
+  describe('status bar rendering', () => {
+    it('idle, running with live req/s, profiled, baseline', () => {
+      assert.equal(renderStatus({ kind: 'idle' }).text, '$(pulse) Hotpath');
+      assert.equal(renderStatus({ kind: 'running', title: 'Profile with Load', stage: 'profiling', requestsPerSecond: 5820.4 }).text, '$(loading~spin) Profiling… 5,820 req/s');
+      assert.equal(renderStatus({ kind: 'profiled', function: 'render', selfPct: 41.23, file: '/a.js', line: 3, profilePath: '/p' }).text, '$(flame) render 41.2% self');
+      assert.equal(renderStatus({ kind: 'baseline', name: 'shop', requestsPerSecond: 5820, p99Ms: 3.2, runs: 3, file: '/b' }).text, '$(pulse) 5,820 req/s baseline');
+    });
+    it('verify: change vs baseline, tone by verdict, CI and links in the tooltip', () => {
+      const run = (r: number) => ({ requestsPerSecond: r, p99Ms: 10, p50Ms: 5, errors: 0, perSecond: [] });
+      const faster = compareRuns([run(1000), run(1010), run(990)], [run(1300), run(1310), run(1290)]);
+      const r = renderStatus({ kind: 'verified', name: 'shop', comparison: faster, warnings: ['Node differs'] });
+      assert.equal(r.text, '$(pulse) 1,300 req/s +30% vs baseline');
+      assert.equal(r.tone, 'faster');
+      assert.match(r.tooltip, /95% CI \+2\d\.\d% … \+3\d\.\d%/);
+      assert.match(r.tooltip, /command:hotpath\.verifyAgainstBaseline/);
+      assert.match(r.tooltip, /Node differs/);
+      const same = compareRuns([run(1000), run(1100), run(900)], [run(1010), run(900), run(1100)]);
+      const s = renderStatus({ kind: 'verified', name: 'shop', comparison: same, warnings: [] });
+      assert.equal(s.tone, 'neutral');
+      assert.match(s.text, /vs baseline \(no significant change\)$/);
+      const slower = compareRuns([run(1300), run(1310), run(1290)], [run(1000), run(1010), run(990)]);
+      assert.equal(renderStatus({ kind: 'verified', name: 'x', comparison: slower, warnings: [] }).tone, 'slower');
+      assert.match(renderStatus({ kind: 'verified', name: 'x', comparison: slower, warnings: [] }).text, /−23% vs baseline/);
+    });
+  });
+
+  describe('launch.json configurations', () => {
+    const defaults = { load: { connections: 10, durationSeconds: 10, path: '/' }, runs: 3, samplingIntervalMicros: 1000 };
+    it('program + args, cwd relative to the folder, load merged over the settings', () => {
+      const r = requestFromLaunchConfig({ mode: 'profile', program: 'server.js', args: ['--x'], cwd: 'app', env: { NODE_ENV: 'production', DROP: null as unknown as string }, load: { durationSeconds: 3 } }, '/ws', defaults);
+      assert.equal(r.kind, 'profile');
+      if (r.kind !== 'profile') return;
+      assert.deepEqual(r.target.command, ['node', 'server.js', '--x']);
+      assert.equal(r.target.cwd, path.resolve('/ws/app'));
+      assert.deepEqual(r.target.env, { NODE_ENV: 'production' });
+      assert.deepEqual(r.settings.load, { connections: 10, durationSeconds: 3, path: '/' });
+    });
+    it('baseline/verify get a baseline name; bad configs say what to write', () => {
+      const b = requestFromLaunchConfig({ mode: 'baseline', command: ['npm', 'start'], baselineName: 'My API' }, '/ws', defaults);
+      assert.equal(b.kind === 'baseline' && b.baselineName, 'my-api');
+      const v = requestFromLaunchConfig({ mode: 'verify', program: '/ws/server.js' }, '/ws', defaults);
+      assert.equal(v.kind === 'verify' && v.baselineName, 'server');
+      assert.throws(() => requestFromLaunchConfig({ mode: 'profile' }, '/ws', defaults), /needs "program".*"command"/);
+      assert.throws(() => requestFromLaunchConfig({ mode: 'fly' as 'profile', program: 'a.js' }, '/ws', defaults), /"mode" must be one of/);
+      assert.throws(() => requestFromLaunchConfig({ mode: 'baseline', program: 'a.js', runs: 1 }, '/ws', defaults), /at least 2/);
+    });
+  });
+});
