@@ -30,8 +30,16 @@ export class HotpathError extends Error {
   }
 }
 
+const CODES = new Set<string>(Object.values(ErrorCode));
+
+/**
+ * Structural, not `instanceof`: the VS Code extension loads the workflow engine as a second bundle
+ * with its own copy of this class, and its errors must still be recognised.
+ */
 export function isHotpathError(err: unknown, code?: ErrorCode): err is HotpathError {
-  return err instanceof HotpathError && (code === undefined || err.code === code);
+  if (!(err instanceof Error) || err.name !== 'HotpathError') return false;
+  const c = (err as { code?: unknown }).code;
+  return typeof c === 'string' && CODES.has(c) && (code === undefined || c === code);
 }
 
 export function cancelledError(what = 'The run'): HotpathError {

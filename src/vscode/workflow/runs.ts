@@ -1,13 +1,13 @@
 /**
- * Every run Hotpath can start, as one request type, and the single place that turns it into a core
- * workflow call. Commands and the debug adapter both go through here; nothing re-implements the core.
+ * Every run Hotpath can start, as one request type. The engine (engine.ts, bundled separately as
+ * dist/engine.js) turns it into a core workflow call on the first run; commands and the debug adapter
+ * both go through `executeRun` here. Nothing re-implements the core.
  */
 import type { AttachSpec } from '../../core/target/attach';
-import { sanitizeBaselineName } from '../../core/stats/baselineStore';
-import { establishBaseline, verifyAgainstBaseline, type BaselineResult, type VerifyResult } from '../../core/workflow/baseline';
-import { profileAttached } from '../../core/workflow/profileAttached';
-import { profileScript, type ScriptResult } from '../../core/workflow/profileScript';
-import { profileWithLoad, type ProfileResult, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
+import { sanitizeBaselineName } from '../../core/stats/baselineName';
+import type { BaselineResult, VerifyResult } from '../../core/workflow/baseline';
+import type { ScriptResult } from '../../core/workflow/profileScript';
+import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import type { RunSettings } from '../settings';
 import type { TargetSpec } from '../targets/targetSpec';
 
@@ -34,31 +34,23 @@ export function baselineNameFor(target: TargetSpec): string {
 }
 
 /** Profiles are named after the target too: `<stamp>-<name>.cpuprofile`. */
-function profileName(name: string): string {
+export function profileName(name: string): string {
   try { return sanitizeBaselineName(name); } catch { return 'profile'; }
 }
 
-export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
-  switch (request.kind) {
-    case 'profile': {
-      const t = request.target;
-      return profileWithLoad({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50 }, deps);
-    }
-    case 'script': {
-      const t = request.target;
-      return profileScript({ command: t.command, cwd: t.cwd, env: t.env, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50 }, deps);
-    }
-    case 'baseline': {
-      const t = request.target;
-      return establishBaseline({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, runs: request.settings.runs, name: request.baselineName }, deps);
-    }
-    case 'verify': {
-      const t = request.target;
-      // Only what the target itself pins; everything else comes from the baseline, so the load is the same.
-      const load = { ...(t.path ? { path: t.path } : {}), ...(t.method ? { method: t.method } : {}) };
-      return verifyAgainstBaseline({ command: t.command, cwd: t.cwd, env: t.env, load, name: request.baselineName }, deps);
-    }
-    case 'attach':
-      return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
-  }
+type Engine = typeof import('./engine');
+let engine: Engine | undefined;
+
+/**
+ * esbuild leaves `./engine.js` external in the extension bundle (see esbuild.js), so this resolves to
+ * dist/engine.js there and to engine.ts under tsx.
+ */
+function loadEngine(): Engine {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  engine ??= require('./engine.js') as Engine;
+  return engine;
+}
+
+export function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
+  return loadEngine().executeRun(request, deps);
 }

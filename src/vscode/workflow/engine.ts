@@ -1,0 +1,34 @@
+/**
+ * The heavy half of the extension (dist/engine.js): the core workflows with autocannon and the inspector
+ * client. Loaded on the first run, not at activation — it is most of the bundle's size and parse time.
+ */
+import { establishBaseline, verifyAgainstBaseline } from '../../core/workflow/baseline';
+import { profileAttached } from '../../core/workflow/profileAttached';
+import { profileScript } from '../../core/workflow/profileScript';
+import { profileWithLoad, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
+import { profileName, type RunRequest, type RunResult } from './runs';
+
+export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
+  switch (request.kind) {
+    case 'profile': {
+      const t = request.target;
+      return profileWithLoad({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50 }, deps);
+    }
+    case 'script': {
+      const t = request.target;
+      return profileScript({ command: t.command, cwd: t.cwd, env: t.env, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50 }, deps);
+    }
+    case 'baseline': {
+      const t = request.target;
+      return establishBaseline({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, runs: request.settings.runs, name: request.baselineName }, deps);
+    }
+    case 'verify': {
+      const t = request.target;
+      // Only what the target itself pins; everything else comes from the baseline, so the load is the same.
+      const load = { ...(t.path ? { path: t.path } : {}), ...(t.method ? { method: t.method } : {}) };
+      return verifyAgainstBaseline({ command: t.command, cwd: t.cwd, env: t.env, load, name: request.baselineName }, deps);
+    }
+    case 'attach':
+      return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
+  }
+}
