@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Annotations } from '../core/annotate';
 import type { ProfileModel } from '../core/profile';
 import type { ThreadHotspot } from '../core/workflow/analyze';
+import type { V8FunctionSignals } from '../core/v8/types';
 import type { StatusState } from './status/render';
 
 /** The profile whose data the editor shows (CodeLens, decorations, hovers, flamegraph, Hotspots view). */
@@ -11,6 +12,8 @@ export interface LoadedProfile {
   model: ProfileModel;
   annotations: Annotations;
   hotspots: ThreadHotspot[];
+  /** V8's signals per model function (flamegraph tier colours), when the run collected them. */
+  v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
   /** The profile it is compared with in the flamegraph, if any (differential view). */
   before?: ProfileModel;
 }

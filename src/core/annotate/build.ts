@@ -1,4 +1,5 @@
 import { displayName, displayPosition, rankLines, type Hotspot, type ProfileModel } from '../profile';
+import type { V8FunctionSignals } from '../v8/types';
 import type { Annotations, CallerShare, FileAnnotations, FunctionAnnotation, LineAnnotation } from './types';
 
 export interface AnnotationOptions {
@@ -13,7 +14,7 @@ export interface AnnotationOptions {
   /** Callers listed per function (default 3). */
   maxCallers?: number;
   /** V8 signals per function, from the analysis' hotspots (matched by name, file and line). */
-  hotspots?: readonly Hotspot[];
+  hotspots?: readonly (Hotspot & { v8?: V8FunctionSignals })[];
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
@@ -49,7 +50,7 @@ function callersOf(model: ProfileModel, func: number, maxCallers: number): Calle
 
 function fileEntry(files: Map<string, FileAnnotations>, file: string): FileAnnotations {
   let entry = files.get(file);
-  if (!entry) files.set(file, (entry = { file, functions: [], lines: [] }));
+  if (!entry) files.set(file, (entry = { file, functions: [], lines: [], deopts: [] }));
   return entry;
 }
 
@@ -94,7 +95,7 @@ export function buildAnnotations(model: ProfileModel, options: AnnotationOptions
       selfMs: round2(model.functionSelfUs[f] / 1000), selfPct: round1(selfPct),
       totalMs: round2(model.functionTotalUs[f] / 1000), totalPct: round1((model.functionTotalUs[f] * 100) / duration),
       rank: rankOf.get(f)!, callers,
-      ...(hotspot && (hotspot as { v8?: unknown }).v8 ? { v8: (hotspot as { v8?: unknown }).v8 } : {}),
+      ...(hotspot?.v8 ? { v8: hotspot.v8 } : {}),
     };
     fileEntry(files, pos.file).functions.push(annotation);
   }
@@ -118,6 +119,16 @@ export function buildAnnotations(model: ProfileModel, options: AnnotationOptions
       callers,
     };
     fileEntry(files, hot.file).lines.push(line);
+  }
+  // Deopt positions of every hotspot V8 described (also dependencies': the failed check may sit in user code).
+  for (const h of options.hotspots ?? []) {
+    for (const d of h.v8?.deopts ?? []) {
+      if (d.osr || !d.file || d.line <= 0) continue;
+      fileEntry(files, d.file).deopts.push({
+        file: d.file, line: d.line, column: d.column, function: h.function, kind: d.kind, reason: d.reason, count: d.count,
+        ...(d.inlinedFrom ? { inlinedFrom: d.inlinedFrom } : {}), ...(d.explanation ? { explanation: d.explanation } : {}),
+      });
+    }
   }
   return { profilePath: options.profilePath, durationMs: round2(model.durationUs / 1000), sampleCount: model.sampleCount, files };
 }

@@ -1,3 +1,5 @@
+import type { Explanation, V8FunctionSignals } from '../v8/types';
+
 /** A caller of a function and the share of that function's total time spent under it. */
 export interface CallerShare {
   function: string;
@@ -21,7 +23,7 @@ export interface FunctionAnnotation {
   rank: number;
   callers: CallerShare[];
   /** V8's view of the function when signals were collected (tier, deopts, inlining). */
-  v8?: unknown;
+  v8?: V8FunctionSignals;
 }
 
 export interface LineAnnotation {
@@ -41,10 +43,27 @@ export interface LineAnnotation {
   callers: CallerShare[];
 }
 
+/** A place where V8 threw away a hot function's optimized code (a failed speculation), for its own decoration. */
+export interface DeoptAnnotation {
+  file: string;
+  /** 1-based. */
+  line: number;
+  column: number;
+  /** The hot function whose optimized code was thrown away. */
+  function: string;
+  kind: string;
+  reason: string;
+  count: number;
+  /** The inlined callee the failed check sits in, when not the function itself. */
+  inlinedFrom?: string;
+  explanation?: Explanation;
+}
+
 export interface FileAnnotations {
   file: string;
   functions: FunctionAnnotation[];
   lines: LineAnnotation[];
+  deopts: DeoptAnnotation[];
 }
 
 export interface Annotations {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FunctionAnnotation } from '../../core/annotate';
 import type { AnnotationStore } from './store';
-import { functionHover, lineHover } from './format';
+import { deoptHover, functionHover, lineHover } from './format';
 
 /** Hover on a hot line or a hot function's declaration: the numbers behind the decoration. */
 export class HotLineHover implements vscode.HoverProvider {
@@ -17,6 +17,7 @@ export class HotLineHover implements vscode.HoverProvider {
     const parts: string[] = [];
     for (const f of live.functions) if (f.line === position.line) parts.push(functionHover(f.annotation, profileName, base, this.v8Markdown(f.annotation)));
     for (const l of live.lines) if (l.line === position.line) parts.push(lineHover(l.annotation, profileName, base));
+    for (const d of live.deopts) if (d.line === position.line) parts.push(deoptHover(d.annotation));
     if (!parts.length) return undefined;
     if (live.edited) parts.push('_The file changed since this profile; the numbers describe the code as it was._');
     const md = new vscode.MarkdownString(parts.join('\n\n---\n\n'));

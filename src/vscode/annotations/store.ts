@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
-import type { Annotations, FileAnnotations, FunctionAnnotation, LineAnnotation } from '../../core/annotate';
+import type { Annotations, DeoptAnnotation, FileAnnotations, FunctionAnnotation, LineAnnotation } from '../../core/annotate';
 import type { HotpathSession, LoadedProfile } from '../session';
 import { mapLineThroughEdits, type LineEdit } from './lineTracking';
 
@@ -18,6 +18,7 @@ export interface LiveFile {
   source: FileAnnotations;
   functions: { annotation: FunctionAnnotation; line: number }[];
   lines: { annotation: LineAnnotation; line: number }[];
+  deopts: { annotation: DeoptAnnotation; line: number }[];
   /** The document changed since the profile: numbers describe the code as it was. */
   edited: boolean;
 }
@@ -79,6 +80,7 @@ export class AnnotationStore implements vscode.Disposable {
         source,
         functions: source.functions.map((annotation) => ({ annotation, line: annotation.line - 1 })),
         lines: source.lines.map((annotation) => ({ annotation, line: annotation.line - 1 })),
+        deopts: source.deopts.map((annotation) => ({ annotation, line: annotation.line - 1 })),
         edited: false,
       });
     }
@@ -96,6 +98,7 @@ export class AnnotationStore implements vscode.Disposable {
       pureInsertAbove: c.range.isEmpty && c.range.start.character === 0 && c.text.endsWith('\n'),
     }));
     live.lines = live.lines.map((l) => ({ ...l, line: mapLineThroughEdits(l.line, edits) })).filter((l) => l.line >= 0);
+    live.deopts = live.deopts.map((d) => ({ ...d, line: mapLineThroughEdits(d.line, edits) })).filter((d) => d.line >= 0);
     // A function keeps its CodeLens while its declaration line exists; the lens then says "edited".
     live.functions = live.functions.map((f) => ({ ...f, line: mapLineThroughEdits(f.line, edits) })).filter((f) => f.line >= 0);
     live.edited = true;

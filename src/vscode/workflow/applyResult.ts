@@ -42,7 +42,7 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
   switch (result.kind) {
     case 'profile':
     case 'script': {
-      const loaded = loadedFromAnalysis(result.profilePath, result.model, result.hotspots);
+      const loaded = loadedFromAnalysis(result.profilePath, result.model, result.hotspots, result.v8Functions);
       showProfile(ctx, loaded);
       const top = topHotspot(loaded);
       const where = top ? `${top.function} takes ${top.selfPct.toFixed(1)}% self time (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})` : 'no samples in JavaScript';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { joinCommandLine, splitCommandLine } from '../../../src/vscode/targets/commandLine';
 import { effectiveNodeEnv, resolveTarget, targetToSettings } from '../../../src/vscode/targets/targetSpec';
 import { mapLine, mapLineThroughEdits } from '../../../src/vscode/annotations/lineTracking';
-import { codeLensText, formatMs, heatBucket, lineHover, lineLabel } from '../../../src/vscode/annotations/format';
+import { codeLensText, deoptHover, deoptLabel, formatMs, heatBucket, lineHover, lineLabel, v8FunctionMarkdown } from '../../../src/vscode/annotations/format';
 import { mdCode, mdEscape, noIcons, renderStatus } from '../../../src/vscode/status/render';
 import { requestFromLaunchConfig } from '../../../src/vscode/debug/launchConfig';
 import { compareRuns } from '../../../src/core/stats/compare';
@@ -90,6 +90,23 @@ describe('vscode layer (pure parts)', () => {
       assert.ok(!/[^`]\[x\]\(command/.test(md.replace(/`[^`]*`/g, '')), md);
       assert.match(md, /Self time\*\*: 5\.00 ms \(1\.0% of the profile\), ≈ 5 samples/);
       assert.match(md, /Top callers/);
+    });
+    it('V8 hover and deopt texts: explanation and fix, OSR exits labelled, names escaped', () => {
+      const explanation = { title: 'Wrong map', text: 'The object had another shape.', fix: 'Keep shapes consistent.' };
+      const md = v8FunctionMarkdown({
+        tier: 'TurboFan', optimizations: 3,
+        deopts: [{ kind: 'deopt-eager', reason: 'wrong map', file: '/app/a.js', line: 12, column: 5, count: 2, osr: false, explanation }, { kind: 'deopt-eager', reason: 'OSR', file: '', line: 0, column: 0, count: 4, osr: true }],
+        inlined: ['add (/app/a.js:3)'], inlinedInto: [],
+      });
+      assert.match(md, /TurboFan · optimized 3×/);
+      // (Markdown-escaped text: `\-` and `\.` render as - and .)
+      assert.ok(md.includes('- wrong map (deopt\\-eager) ×2 at a\\.js:12'), md);
+      assert.ok(md.includes('**Fix**: Keep shapes consistent\\.'), md);
+      assert.ok(md.includes('4 on-stack-replacement exits not counted'), md);
+      assert.ok(md.includes('**Inlined into it**: `add (/app/a.js:3)`'), md);
+      const d = { file: '/a.js', line: 12, column: 5, function: 'f<script>', kind: 'deopt-eager', reason: 'not a Smi', count: 3, explanation };
+      assert.equal(deoptLabel(d), 'deopt: not a Smi ×3');
+      assert.match(deoptHover(d), /V8 deoptimized `f<script>` here\*\*: not a Smi/);
     });
     it('mdEscape and noIcons', () => {
       assert.equal(mdEscape('a*b_[c](d)'), 'a\\*b\\_\\[c\\]\\(d\\)');
