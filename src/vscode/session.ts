@@ -4,6 +4,7 @@ import type { ProfileModel } from '../core/profile';
 import type { ThreadHotspot } from '../core/workflow/analyze';
 import type { V8FunctionSignals } from '../core/v8/types';
 import type { StatusState } from './status/render';
+import type { PreflightCheck } from '../core/workflow/preflight';
 
 /** The profile whose data the editor shows (CodeLens, decorations, hovers, flamegraph, Hotspots view). */
 export interface LoadedProfile {
@@ -34,6 +35,8 @@ export class HotpathSession implements vscode.Disposable {
   private currentProfile: LoadedProfile | undefined;
   private currentStatus: StatusState = { kind: 'idle' };
   private running: string | undefined;
+  /** The production-parity checklist of the last run: before it starts, then replaced by the run's own. */
+  checks: { phase: 'before' | 'after'; title: string; list: PreflightCheck[] } | undefined;
   /** The last baseline saved or compared with: the status bar's "open baseline" link. */
   lastBaselineFile: string | undefined;
 
@@ -53,6 +56,11 @@ export class HotpathSession implements vscode.Disposable {
   }
 
   historyDidChange(): void { this.historyChanged.fire(); }
+
+  setChecks(checks: HotpathSession['checks']): void {
+    this.checks = checks;
+    this.historyChanged.fire();
+  }
 
   /** Marks a run as started; returns false when another one is running. */
   tryStartRun(title: string): boolean {

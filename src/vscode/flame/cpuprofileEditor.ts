@@ -24,7 +24,7 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
   }
 
   async resolveCustomEditor(document: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
-    const view = new FlameWebview(panel.webview, this.extensionUri, this.log);
+    const view = new FlameWebview(panel.webview, this.extensionUri, this.log, undefined, () => panel.viewColumn);
     panel.onDidDispose(() => view.dispose());
     try {
       const loaded = await loadedFromFile(document.uri.fsPath);

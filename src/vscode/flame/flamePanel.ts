@@ -13,9 +13,12 @@ export class FlamePanel implements vscode.Disposable {
 
   show(content: FlameContent, options: { preserveFocus?: boolean } = {}): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(FlamePanel.viewType, 'Hotpath Flamegraph', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? true }, { retainContextWhenHidden: true });
+      // Code on the left, flamegraph on the right: with no editor open, "Beside" would mean column one,
+      // and the source files the flamegraph opens would then cover it.
+      const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Two;
+      this.panel = vscode.window.createWebviewPanel(FlamePanel.viewType, 'Hotpath Flamegraph', { viewColumn: column, preserveFocus: options.preserveFocus ?? true }, { retainContextWhenHidden: true });
       this.panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'hotpath.svg');
-      this.view = new FlameWebview(this.panel.webview, this.extensionUri, this.log);
+      this.view = new FlameWebview(this.panel.webview, this.extensionUri, this.log, undefined, () => this.panel?.viewColumn);
       this.panel.onDidDispose(() => { this.view?.dispose(); this.view = undefined; this.panel = undefined; });
     } else {
       this.panel.reveal(undefined, options.preserveFocus ?? true);

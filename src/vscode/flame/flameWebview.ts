@@ -42,6 +42,8 @@ export class FlameWebview implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     private readonly state?: Partial<ViewState>,
+    /** The column this webview is in, so sources open next to it rather than over it. */
+    private readonly ownColumn: () => vscode.ViewColumn | undefined = () => undefined,
   ) {
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
     this.disposables.push(webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
@@ -86,7 +88,7 @@ export class FlameWebview implements vscode.Disposable {
         return;
       }
       case 'openSource':
-        await openSource(raw.file, raw.line, raw.column, this.log);
+        await openSource(raw.file, raw.line, raw.column, this.log, this.ownColumn() === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
         return;
       case 'error':
         this.log.error(`Flamegraph page: ${raw.message}`);
@@ -104,7 +106,7 @@ export class FlameWebview implements vscode.Disposable {
  * Opens a frame's file at its line. The path comes from the profile (attacker-controlled text), so only
  * local files that exist are opened, read-only in effect: nothing is executed or written.
  */
-export async function openSource(file: string, line: number, column: number, log: vscode.LogOutputChannel): Promise<void> {
+export async function openSource(file: string, line: number, column: number, log: vscode.LogOutputChannel, viewColumn = vscode.ViewColumn.One): Promise<void> {
   let fsPath: string | undefined;
   if (file.startsWith('file://')) {
     try { fsPath = vscode.Uri.parse(file, true).fsPath; } catch { fsPath = undefined; }
@@ -119,7 +121,7 @@ export async function openSource(file: string, line: number, column: number, log
   }
   const position = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
   const editor = await vscode.window.showTextDocument(vscode.Uri.file(fsPath), {
-    viewColumn: vscode.ViewColumn.One, preserveFocus: false, preview: false, selection: new vscode.Range(position, position),
+    viewColumn, preserveFocus: false, preview: false, selection: new vscode.Range(position, position),
   });
   editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -4,15 +4,17 @@ import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
 import { listBaselines, listProfiles, type BaselineEntry, type ProfileEntry } from './history';
 import type { ThreadHotspot } from '../../core/workflow/analyze';
+import type { PreflightCheck } from '../../core/workflow/preflight';
 
 type Node =
-  | { kind: 'section'; id: 'hotspots' | 'baselines' | 'profiles' }
+  | { kind: 'section'; id: 'checks' | 'hotspots' | 'baselines' | 'profiles' }
+  | { kind: 'check'; check: PreflightCheck }
   | { kind: 'hotspot'; hotspot: ThreadHotspot }
   | { kind: 'baseline'; folder: string; baseline: BaselineEntry }
   | { kind: 'profile'; folder: string; profile: ProfileEntry }
   | { kind: 'empty'; text: string };
 
-const SECTION_LABEL = { hotspots: 'Hotspots', baselines: 'Baselines', profiles: 'Profiles' } as const;
+const SECTION_LABEL = { checks: 'Production parity', hotspots: 'Hotspots', baselines: 'Baselines', profiles: 'Profiles' } as const;
 
 /** The activity-bar view: hotspots of the last profile, baselines, and the profile history. */
 export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -27,10 +29,15 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   refresh(): void { this.changed.fire(undefined); }
 
   getChildren(node?: Node): Promise<Node[]> | Node[] {
-    if (!node) return (['hotspots', 'baselines', 'profiles'] as const).map((id) => ({ kind: 'section', id }));
+    if (!node) {
+      const ids = [...(this.session.checks ? ['checks' as const] : []), 'hotspots' as const, 'baselines' as const, 'profiles' as const];
+      return ids.map((id) => ({ kind: 'section', id }));
+    }
     if (node.kind !== 'section') return [];
     const folders = vscode.workspace.workspaceFolders ?? [];
     switch (node.id) {
+      case 'checks':
+        return (this.session.checks?.list ?? []).map((check) => ({ kind: 'check', check }));
       case 'hotspots': {
         const hs = this.session.profile?.hotspots ?? [];
         return hs.length ? hs.slice(0, 30).map((hotspot) => ({ kind: 'hotspot', hotspot })) : [{ kind: 'empty', text: 'Run "Profile with Load" or open a .cpuprofile' }];
@@ -50,6 +57,20 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       case 'section': {
         const item = new vscode.TreeItem(SECTION_LABEL[node.id], vscode.TreeItemCollapsibleState.Expanded);
         item.id = `section:${node.id}`;
+        if (node.id === 'checks' && this.session.checks) {
+          const warn = this.session.checks.list.filter((c) => c.status === 'warn').length;
+          item.description = `${this.session.checks.phase === 'before' ? 'before' : 'after'} ${this.session.checks.title}${warn ? ` · ${warn} to fix` : ' · all good'}`;
+        }
+        return item;
+      }
+      case 'check': {
+        const c = node.check;
+        const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
+        item.description = c.observed;
+        item.tooltip = new vscode.MarkdownString().appendText(`${c.title}\n\nSaw: ${c.observed}${c.advice ? `\n\nWhat to do: ${c.advice}` : ''}`);
+        item.iconPath = new vscode.ThemeIcon(c.status === 'pass' ? 'pass' : c.status === 'warn' ? 'warning' : 'info',
+          new vscode.ThemeColor(c.status === 'pass' ? 'testing.iconPassed' : c.status === 'warn' ? 'problemsWarningIcon.foreground' : 'problemsInfoIcon.foreground'));
+        item.contextValue = 'hotpath.check';
         return item;
       }
       case 'empty': {

@@ -37,7 +37,10 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
  */
 export async function applyResult(ctx: ApplyContext, result: RunResult, options: { notify: boolean }): Promise<string> {
   logWarnings(ctx.log, result.warnings);
-  const warningNote = result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0]).join('; ')}.` : '';
+  const checks = (result as { checks?: { status: string }[] }).checks ?? [];
+  const toFix = checks.filter((c) => c.status === 'warn').length;
+  const checkNote = toFix ? ` ${toFix} production-parity check${toFix > 1 ? 's' : ''} to look at (Hotpath view).` : '';
+  const warningNote = checkNote + (result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0]).join('; ')}.` : '');
   ctx.session.historyDidChange();
   switch (result.kind) {
     case 'profile':

@@ -7,6 +7,7 @@ import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
 import { applyResult, type ApplyContext } from './applyResult';
 import { executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
+import { checksBeforeRun } from '../../core/workflow/preflight';
 
 export class RunBusyError extends Error {}
 
@@ -35,6 +36,7 @@ export class RunController implements vscode.Disposable {
     this.session.setStatus({ kind: 'running', title, stage: 'starting' });
     const log = this.ctx.log;
     log.info(`${title}: ${describe(request)}`);
+    this.preflight(request, title);
     const source = new CancellationTokenSource();
     this.active = source;
     const link = options.token.onCancellationRequested(() => source.cancel());
@@ -48,6 +50,11 @@ export class RunController implements vscode.Disposable {
           options.onProgress?.(p);
         },
       });
+      const after = (result as { checks?: import('../../core/workflow/preflight').PreflightCheck[] }).checks;
+      if (after) {
+        this.session.setChecks({ phase: 'after', title, list: after });
+        for (const c of after) if (c.status === 'warn') log.warn(`Check after the run — ${c.title}: ${c.observed}${c.advice ? `. ${c.advice}` : ''}`);
+      }
       const summary = await applyResult(this.ctx, result, { notify: options.notify });
       log.info(summary);
       return { result, summary };
@@ -61,6 +68,15 @@ export class RunController implements vscode.Disposable {
       this.active = undefined;
       this.session.endRun();
     }
+  }
+
+  /** The production-parity checks knowable before the run, into the Hotspots view and the log. */
+  private preflight(request: RunRequest, title: string): void {
+    const list = request.kind === 'attach'
+      ? checksBeforeRun({ mode: 'attach', samplingIntervalMicros: request.settings.samplingIntervalMicros })
+      : checksBeforeRun({ mode: request.kind === 'script' ? 'script' : 'launch', command: request.target.command, env: { ...process.env, ...request.target.env }, samplingIntervalMicros: request.settings.samplingIntervalMicros });
+    this.session.setChecks({ phase: 'before', title, list });
+    for (const c of list) if (c.status === 'warn') this.ctx.log.warn(`Check before the run — ${c.title}: ${c.observed}${c.advice ? `. ${c.advice}` : ''}`);
   }
 
   dispose(): void {
