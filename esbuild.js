@@ -14,7 +14,9 @@ const builds = [
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {
     bundle: true, platform: 'browser', format: 'iife', target: ['chrome114', 'firefox115', 'safari16'], logLevel: 'warning',
-    entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', minify: !process.env.HOTPATH_WEBVIEW_DEBUG, // unminified for profiling sourcemap: 'external', legalComments: 'none',
+    entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js',
+    minify: !process.env.HOTPATH_WEBVIEW_DEBUG, // HOTPATH_WEBVIEW_DEBUG=1: unminified, for profiling the page
+    sourcemap: 'external', legalComments: 'none',
     tsconfig: 'src/webview/tsconfig.json',
   },
 ];

@@ -10,6 +10,8 @@ import { buildDiffPayload, buildFlamePayload } from '../core/flame';
 import { ErrorCode, errorMessage, HotpathError } from '../core/common/errors';
 import { loadProfile, type ProfileModel } from '../core/profile';
 import { encodePayload, type FlamePayload } from '../shared/flame/payload';
+import { addV8FlameExtras } from '../core/v8/flameExtras';
+import type { V8FunctionSignals } from '../core/v8/types';
 import { flameHtml } from '../shared/webviewHtml';
 
 /** Where the built webview bundle and stylesheet are: next to dist/cli.js, or from the sources (tests). */
@@ -46,9 +48,11 @@ async function write(out: string, html: string): Promise<string> {
   return file;
 }
 
-/** Model → HTML file; returns the absolute path. */
-export async function writeFlameReport(model: ProfileModel, out: string): Promise<string> {
-  return write(out, renderReportHtml(buildFlamePayload(model)));
+/** Model → HTML file; returns the absolute path. With V8 signals, frames carry their tier and deopt count. */
+export async function writeFlameReport(model: ProfileModel, out: string, v8Functions?: ReadonlyMap<number, V8FunctionSignals>): Promise<string> {
+  const payload = buildFlamePayload(model);
+  if (v8Functions?.size) addV8FlameExtras(payload, v8Functions);
+  return write(out, renderReportHtml(payload));
 }
 
 /** Profile file → HTML file, source-mapped like `hotpath report`. */

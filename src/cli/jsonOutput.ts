@@ -4,16 +4,34 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
+import type { V8FunctionSignals } from '../core/v8/types';
 
 export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult;
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** `hotspots[].v8`: tier, optimizations, deopts, inlining, and why not optimized / not inlined when known. */
+function v8Json(s: V8FunctionSignals) {
+  return {
+    tier: s.tier,
+    optimizations: s.optimizations,
+    deopts: s.deopts.map((d) => ({
+      kind: d.kind, reason: d.reason, file: d.file, line: d.line, column: d.column, count: d.count, osr: d.osr,
+      inlinedFrom: d.inlinedFrom ?? null, inlinedInto: d.inlinedInto ?? null, explanation: d.explanation ?? null,
+    })),
+    inlinedInto: s.inlinedInto,
+    inlined: s.inlined,
+    notOptimized: s.notOptimized ?? null,
+    notInlined: s.notInlined ?? null,
+  };
+}
 
 function hotspotJson(h: ThreadHotspot) {
   return {
     rank: h.rank, function: h.function, file: h.file, line: h.line, column: h.column,
     selfMs: round(h.selfMs), selfPct: round(h.selfPct), totalMs: round(h.totalMs), totalPct: round(h.totalPct),
     category: h.category, package: h.package ?? null, userCaller: h.userCaller ?? null, thread: h.thread,
+    ...(h.v8 ? { v8: v8Json(h.v8) } : {}),
   };
 }
 
@@ -28,7 +46,11 @@ function lineJson(l: ThreadHotLine) {
 export function toJson(result: AnyResult): object {
   const base = { version: 1, command: result.kind, warnings: result.warnings };
   const analysis = 'hotspots' in result
-    ? { hotspots: result.hotspots.map(hotspotJson), lines: result.lines.map(lineJson) }
+    ? {
+      hotspots: result.hotspots.map(hotspotJson), lines: result.lines.map(lineJson),
+      ...(result.v8 ? { v8: result.v8 } : {}),
+      ...(result.checks ? { checks: result.checks } : {}),
+    }
     : { hotspots: [], lines: [] };
   switch (result.kind) {
     case 'profile':

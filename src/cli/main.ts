@@ -15,6 +15,13 @@ import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
 import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
+import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
+import { renderChecks } from './humanOutput';
+
+function beforeRunInput(args: CliArgs): BeforeRunInput {
+  const mode = args.attach ? 'attach' : args.script ? 'script' : 'launch';
+  return { mode, command: args.command, env: { ...process.env, ...args.env }, samplingIntervalMicros: args.samplingIntervalMicros };
+}
 
 function stderrLogger(verbose: boolean): Logger {
   const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
@@ -31,12 +38,12 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit });
     case 'profile':
       if (args.attach) {
-        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit }, deps);
+        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
       }
       if (args.script) {
-        return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs }, deps);
+        return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs, v8: args.v8 }, deps);
       }
-      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit }, deps);
+      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
     case 'baseline':
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
     case 'verify':
@@ -52,11 +59,11 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
-    return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html);
+    return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
   }
   if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
     try {
-      return await writeFlameReport(result.model, htmlPathFor(result.profilePath));
+      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
     } catch (err) {
       process.stderr.write(`hotpath: could not write the flamegraph HTML: ${errorMessage(err)}\n`);
     }
@@ -94,6 +101,8 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
+  // The production-parity checklist, before the run (it is printed again with the result, after it).
+  if (!args.json && args.subcommand === 'profile') process.stderr.write(renderChecks('Checks before the run', checksBeforeRun(beforeRunInput(args))));
   try {
     const result = await run(args, cts, progress);
     const flamegraphPath = await writeFlamegraph(args, result);

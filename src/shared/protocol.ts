@@ -3,11 +3,14 @@
  * bootstrap, which replays embedded data through the same messages) and the front end in src/webview.
  * Discriminated unions on `type`; imported by both sides. No vscode, no DOM.
  *
- * Sequence: the webview posts `ready`; the host answers with `init` (the payload, as typed arrays:
- * VS Code's postMessage structured-clones them, so nothing goes through JSON). The host may later send
- * `init` again (a new profile) or `focus`. The webview posts `openSource` when the user asks to see a
- * frame's code, and `error` when it cannot show the data.
+ * Sequence: the webview posts `ready`; the host answers with the messages of initMessages() in order:
+ * one `init` (the payload, as typed arrays: VS Code's postMessage structured-clones them, so nothing
+ * goes through JSON) or, for a large payload, `initBegin` and its `initChunk`s, which the webview
+ * reassembles before drawing (see flame/chunks.ts). The host may later send a new payload the same way
+ * or `focus`. The webview posts `openSource` when the user asks to see a frame's code, and `error` when
+ * it cannot show the data.
  */
+import { type ChunkedBegin, type PayloadChunk, splitPayload } from './flame/chunks';
 import type { FlamePayload } from './flame/payload';
 
 export type { FlamePayload } from './flame/payload';
@@ -42,8 +45,18 @@ export type HostMessage =
       canOpenSource: boolean;
       state?: Partial<ViewState>;
     }
+  /** A large payload: its header; `chunks` initChunk messages follow. Same meaning as `init` once complete. */
+  | ({ type: 'initBegin'; canOpenSource: boolean; state?: Partial<ViewState> } & ChunkedBegin)
+  | ({ type: 'initChunk' } & PayloadChunk)
   /** Select and reveal the hottest frame of a function (e.g. from a CodeLens "show in flamegraph"). */
   | { type: 'focus'; file: string; line: number; name?: string };
+
+const HOST_MESSAGE_TYPES = new Set(['init', 'initBegin', 'initChunk', 'focus']);
+
+/** A message the webview should handle (the page may also receive unrelated window messages). */
+export function isHostMessage(value: unknown): value is HostMessage {
+  return typeof value === 'object' && value !== null && HOST_MESSAGE_TYPES.has((value as { type?: unknown }).type as string);
+}
 
 /** Webview → host. */
 export type WebviewMessage =
@@ -63,10 +76,21 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
   }
 }
 
+export interface InitOptions {
+  /** Split payloads larger than this many bytes into chunks of it (default DEFAULT_CHUNK_BYTES, 1 MiB). */
+  chunkBytes?: number;
+}
+
 /**
  * The messages a host posts to (re)load the webview with a payload, in order. Hosts call this instead
- * of building `init` themselves, so the protocol can split large payloads without host changes.
+ * of building `init` themselves, so the protocol can split large payloads without host changes: a
+ * payload up to `chunkBytes` is one `init`; a larger one is `initBegin` plus `initChunk`s.
  */
-export function initMessages(payload: FlamePayload, canOpenSource: boolean, state?: Partial<ViewState>): HostMessage[] {
-  return [{ type: 'init', payload, canOpenSource, state }];
+export function initMessages(payload: FlamePayload, canOpenSource: boolean, state?: Partial<ViewState>, options: InitOptions = {}): HostMessage[] {
+  const split = splitPayload(payload, options.chunkBytes);
+  if (!split) return [{ type: 'init', payload, canOpenSource, state }];
+  return [
+    { type: 'initBegin', canOpenSource, state, ...split.begin },
+    ...split.chunks.map((c): HostMessage => ({ type: 'initChunk', ...c })),
+  ];
 }

@@ -5,15 +5,17 @@
  */
 import { CATEGORY_LABELS } from '../shared/flame/categories';
 import { sandwich } from '../shared/flame/sandwich';
+import { deoptText, TIER_LABELS, tierName } from '../shared/flame/tiers';
 import { type FrameTree, filterTree } from '../shared/flame/tree';
-import { DEFAULT_VIEW_STATE, type HostMessage, type ViewKind, type ViewState } from '../shared/protocol';
-import { availableModes, colorMode, diffShares, type PaintContext } from './colors';
+import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
+import { availableModes, colorMode, diffShares, type Measure, type PaintContext } from './colors';
 import { FlameData } from './data';
 import { append, h, replaceChildren } from './dom';
 import { basename, int, ms, pct, signedPoints } from './format';
-import type { Host } from './host';
+import type { AppMessage, Host } from './host';
 import { type Content, FlameCanvas } from './renderer';
 import { readTheme, type Theme, watchTheme } from './theme';
+import { deoptCounts, tierCodes } from './tierMode';
 import { flamechartBoxes, flamegraphBoxes } from './views';
 
 type PaneId = 'main' | 'callers' | 'callees';
@@ -42,6 +44,9 @@ export interface RenderMetric {
 
 const QUIET = new Set(['idle', 'program', 'root']);
 
+/** The sandwich's callers tree is read by path totals; every other tree by self time (colors.ts). */
+const measureOf = (pane: { id: PaneId }): Measure => (pane.id === 'callers' ? 'callers' : 'self');
+
 export class App {
   private data: FlameData | undefined;
   private state: ViewState = { ...DEFAULT_VIEW_STATE };
@@ -56,6 +61,7 @@ export class App {
   private selection: Selection | null = null;
   private matches: Uint8Array | null = null;
   private hottestCursor = -1;
+  private legendKey = '';
   private pending: { reasons: Set<string>; eventTime: number } | null = null;
   readonly metrics: RenderMetric[] = [];
   firstPaintMs = -1;
@@ -77,7 +83,7 @@ export class App {
     watchTheme(() => {
       this.theme = readTheme();
       for (const p of this.panes) p.canvas.setTheme(this.theme);
-      this.renderLegend();
+      this.renderLegend(true);
       this.invalidate('theme');
     });
     // Redraw on real size changes only (the observer also reports the initial size).
@@ -92,13 +98,21 @@ export class App {
     });
   }
 
-  handle(message: HostMessage): void {
+  handle(message: AppMessage): void {
     if (message.type === 'init') this.init(message.payload, message.canOpenSource, message.state);
     else if (message.type === 'focus') this.focusFunction(message.file, message.line, message.name);
   }
 
+  /** Parts of a chunked payload arrive: say so while nothing is drawn yet. */
+  loading(received: number, total: number): void {
+    if (this.data) return;
+    replaceChildren(this.main, h('p', { class: 'hp-message', 'data-received': String(received) }, `Loading the profile… (${received} of ${total} parts)`));
+  }
+
   // ── set-up ──────────────────────────────────────────────────────────────────────────────────────
   private init(payload: FlameData['payload'], canOpenSource: boolean, preset?: Partial<ViewState>): void {
+    // After a failure message replaced the page, a new payload brings the UI back.
+    if (!this.header.isConnected) replaceChildren(this.root, this.header, this.crumbs, this.main, h('footer', { class: 'hp-footer' }, this.details, this.legend), this.tooltip);
     this.data = new FlameData(payload);
     performance.mark('hotpath-model');
     this.canOpenSource = canOpenSource;
@@ -116,7 +130,7 @@ export class App {
     this.searchInput.value = this.state.search;
     this.updateSearch();
     this.buildPanes();
-    this.renderLegend();
+    this.renderLegend(true);
     this.showDetails(null);
     performance.mark('hotpath-ui');
     this.invalidate('init');
@@ -223,7 +237,7 @@ export class App {
       if (this.state.view === 'sandwich') this.sandwichHistory = [];
       this.updateSearch();
     }
-    if (reason === 'color') this.renderLegend();
+    if (reason === 'color') this.renderLegend(true);
     this.invalidate(reason);
   }
 
@@ -341,17 +355,20 @@ export class App {
       pane.canvas.highlight(pane.hover, this.selection?.pane === pane.id ? this.selection.box : -1);
     }
     this.renderCrumbs();
+    this.renderLegend();
   }
 
   private content(pane: Pane, boxes: Content['boxes'], t0: number, t1: number, orientation: 'up' | 'down', dimmed: ((frame: number) => boolean) | null): Content {
     const data = this.data!;
-    const ctx: PaintContext = { data, tree: pane.tree, theme: this.theme };
+    const ctx: PaintContext = { data, tree: pane.tree, theme: this.theme, measure: measureOf(pane) };
     const painter = colorMode(this.state.color, data).painter(ctx);
     const tree = pane.tree;
     const rootLabel = pane.id === 'main' ? `all (${ms(tree.totalUs[0])})` : '';
     const label = (frame: number) => (frame === 0 && rootLabel ? rootLabel : data.name(tree.func[frame]));
+    const deopts = deoptCounts(data);
+    const marked = deopts ? (frame: number) => deopts[tree.func[frame]] > 0 : null;
     pane.hover = -1;
-    return { boxes, t0, t1, orientation, painter, label, dimmed };
+    return { boxes, t0, t1, orientation, painter, label, dimmed, marked };
   }
 
   /** After a redraw the selected frame may be drawn as a different box: find it again. */
@@ -398,16 +415,26 @@ export class App {
     replaceChildren(this.crumbs, ...nodes);
   }
 
-  private renderLegend(): void {
-    if (!this.data) return;
+  /** The legend of the colour mode; in the sandwich view it names the selected function. */
+  private renderLegend(force = false): void {
+    const data = this.data;
+    if (!data) return;
+    const mode = colorMode(this.state.color, data);
+    const inSandwich = this.state.view === 'sandwich' && this.sandwichFunc >= 0;
+    const key = `${mode.id}|${inSandwich ? this.sandwichFunc : -1}|${this.hiddenKey()}`;
+    if (!force && key === this.legendKey) return;
+    this.legendKey = key;
     const tree = this.currentTree();
-    const legend = colorMode(this.state.color, this.data).legend({ data: this.data, tree, theme: this.theme });
-    const entries = legend.entries.map((e) => {
-      const swatch = h('span', { class: 'hp-swatch', 'aria-hidden': 'true' });
-      swatch.style.background = e.color;
-      return h('span', {}, swatch, e.label);
+    const legend = mode.legend({ data, tree, theme: this.theme, sandwich: inSandwich ? { name: data.name(this.sandwichFunc) } : undefined });
+    const entries = legend.entries;
+    // The deopt marker is drawn in every mode: say what it means in every legend.
+    if (!entries.some((e) => e.marker) && deoptCounts(data)?.some((n) => n > 0)) entries.push({ color: this.theme.deopt, label: 'deoptimized (count in the tooltip)', marker: true });
+    const items = entries.map((e) => {
+      const swatch = h('span', { class: e.marker ? 'hp-swatch hp-marker' : 'hp-swatch', 'aria-hidden': 'true' });
+      if (!e.marker) swatch.style.background = e.color;
+      return h('span', e.marker ? { 'data-marker': 'true' } : {}, swatch, e.label);
     });
-    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...entries, legend.note ? h('span', { class: 'hp-muted' }, legend.note) : null);
+    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...items, legend.note ? h('span', { class: 'hp-muted' }, legend.note) : null);
   }
 
   /** The lines describing one frame, as text nodes (for the tooltip and the details bar). */
@@ -416,20 +443,41 @@ export class App {
     const tree = pane.tree;
     const f = tree.func[frame];
     const total = data.durationUs;
+    const measure = measureOf(pane);
     const rows: HTMLElement[] = [h('span', { class: 'hp-row hp-fn' }, frame === 0 && pane.id === 'main' ? 'all' : data.name(f))];
     const location = data.location(f);
     if (location) rows.push(h('span', { class: 'hp-row hp-path' }, location, data.mapped(f) ? h('span', { class: 'hp-muted' }, ' (source-mapped)') : null));
-    rows.push(h('span', { class: 'hp-row' }, `Self ${ms(tree.selfUs[frame])} (${pct(tree.selfUs[frame] / total)}) · Total ${ms(tree.totalUs[frame])} (${pct(tree.totalUs[frame] / total)})`));
+    if (measure === 'callers' && frame > 0) {
+      // A caller frame stands for a call path into the selected function: its total is that function's
+      // time through the path; its own self time is not part of this tree.
+      const focus = data.name(tree.func[0]);
+      const via = tree.totalUs[frame];
+      rows.push(h('span', { class: 'hp-row' }, `Calls into ${focus}: ${ms(via)} = ${pct(tree.totalUs[0] > 0 ? via / tree.totalUs[0] : 0)} of ${focus}'s time (${pct(via / total)} of total)`));
+    } else if (measure === 'callers') {
+      rows.push(h('span', { class: 'hp-row' }, `Total ${ms(tree.totalUs[0])} (${pct(tree.totalUs[0] / total)}), recursion counted once`));
+    } else {
+      const within = pane.id === 'callees' ? ` within ${data.name(tree.func[0])}` : '';
+      rows.push(h('span', { class: 'hp-row' }, `Self ${ms(tree.selfUs[frame])} (${pct(tree.selfUs[frame] / total)}) · Total ${ms(tree.totalUs[frame])} (${pct(tree.totalUs[frame] / total)})${within}`));
+    }
     const category = data.category(f);
     const pkg = data.pkg(f);
     rows.push(h('span', { class: 'hp-row hp-muted' }, `${CATEGORY_LABELS[category]}${pkg ? ` · package ${pkg}` : ''}`));
+    const tiers = tierCodes(data);
+    const deopts = deoptCounts(data);
+    if (tiers || deopts) {
+      const parts: string[] = [];
+      if (tiers) parts.push(`Tier: ${TIER_LABELS[tierName(tiers[f])]}`);
+      if (deopts) parts.push(deoptText(deopts[f]));
+      rows.push(h('span', { class: 'hp-row', 'data-v8': 'true' }, parts.join(' · ')));
+    }
     if (pane.kind === 'chart' && box >= 0) {
       const c = pane.canvas.contentValue!;
       rows.push(h('span', { class: 'hp-row hp-muted' }, `This span: ≈ ${ms(c.boxes.x1[box] - c.boxes.x0[box])} (totals above are for the whole profile)`));
     }
     if (data.isDiff && tree.extraUs) {
-      const d = diffShares(data, tree, frame);
-      rows.push(h('span', { class: 'hp-row' }, `Self share ${pct(d.before)} before → ${pct(d.after)} after (${signedPoints(d.delta)})`));
+      const d = diffShares(data, tree, frame, measure);
+      const what = measure === 'callers' ? (frame > 0 ? 'Share through this caller' : 'Total share') : 'Self share';
+      rows.push(h('span', { class: 'hp-row' }, `${what} ${pct(d.before)} before → ${pct(d.after)} after (${signedPoints(d.delta)})`));
     }
     return rows;
   }
@@ -743,7 +791,7 @@ export class App {
 
   // ── test hooks (read-only views for the browser tests and the benchmark) ───────────────────────
   /** Drawn boxes of a pane with their function and page rectangle. */
-  boxes(paneId: PaneId = 'main'): { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number }[] {
+  boxes(paneId: PaneId = 'main'): { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean }[] {
     const pane = this.panes.find((p) => p.id === paneId);
     if (!pane || !this.data) return [];
     const c = pane.canvas.contentValue!;
@@ -757,6 +805,7 @@ export class App {
         x: r.left + rect.x, y: r.top + rect.y, w: rect.w, h: rect.h,
         matched: this.matches ? this.matches[f] === 1 : false,
         bucket: c.painter.bucketOf(frame),
+        marked: pane.canvas.isMarked(b),
       };
     });
   }

@@ -1,18 +1,36 @@
 /**
  * Colour modes. Each turns a frame into a palette bucket; the renderer batches boxes by bucket, so a
- * mode is a small palette plus a cheap per-frame function. Modes register themselves here; the tier
- * colouring of the V8-signals issue plugs in with registerColorMode (it reads
- * `payload.functions.extras.tier`, a per-function Uint8Array, and returns `available: false` without it).
+ * mode is a small palette plus a cheap per-frame function. Modes register themselves here (heat,
+ * category, diff below; the V8 tier mode in tierMode.ts, available when the payload has
+ * `functions.extras.tier`).
+ *
+ * What a frame's time means depends on the tree: in the flamegraph, the flame chart and the sandwich's
+ * callees, a frame's self time is time on top of the stack. In the sandwich's callers tree a frame is a
+ * call path into the selected function and its total is that function's time through the path (its
+ * "self" is only bookkeeping), so modes colour callers by that share (`measure: 'callers'`).
  */
 import { CATEGORIES, CATEGORY_LABELS, CategoryCode } from '../shared/flame/categories';
 import type { FrameTree } from '../shared/flame/tree';
 import type { FlameData } from './data';
 import { isDark, type Theme } from './theme';
 
+/** How to read a frame's time: 'self' (time on top of the stack) or 'callers' (see above). */
+export type Measure = 'self' | 'callers';
+
 export interface PaintContext {
   data: FlameData;
   tree: FrameTree;
   theme: Theme;
+  /** Default 'self'. */
+  measure?: Measure;
+}
+
+/** What the legend describes: the view's trees; `sandwich` names the selected function in that view. */
+export interface LegendContext {
+  data: FlameData;
+  tree: FrameTree;
+  theme: Theme;
+  sandwich?: { name: string };
 }
 
 export interface Painter {
@@ -25,7 +43,8 @@ export interface Painter {
 
 export interface Legend {
   title: string;
-  entries: { color: string; label: string }[];
+  /** `marker`: drawn as the deopt marker rather than a colour swatch. */
+  entries: { color: string; label: string; marker?: boolean }[];
   note?: string;
 }
 
@@ -34,7 +53,24 @@ export interface ColorMode {
   label: string;
   available(data: FlameData): boolean;
   painter(ctx: PaintContext): Painter;
-  legend(ctx: PaintContext): Legend;
+  legend(ctx: LegendContext): Legend;
+}
+
+/** Per-tree sums of the before-profile's time over each subtree (the callers tree's before totals). */
+const beforeTotalsCache = new WeakMap<FrameTree, Float64Array>();
+function beforeTotals(tree: FrameTree): Float64Array {
+  let totals = beforeTotalsCache.get(tree);
+  if (!totals) {
+    totals = Float64Array.from(tree.extraUs ?? new Float64Array(tree.count));
+    for (let i = tree.count - 1; i > 0; i--) totals[tree.parent[i]] += totals[i];
+    beforeTotalsCache.set(tree, totals);
+  }
+  return totals;
+}
+
+/** A frame's time under `measure`, µs: self time, or for callers the selected function's time through it. */
+export function frameUs(tree: FrameTree, frame: number, measure: Measure = 'self'): number {
+  return measure === 'callers' ? tree.totalUs[frame] : tree.selfUs[frame];
 }
 
 const modes = new Map<string, ColorMode>();
@@ -68,8 +104,20 @@ registerColorMode({
   id: 'heat',
   label: 'Heat (self time)',
   available: () => true,
-  painter({ data, tree, theme }) {
+  painter({ data, tree, theme, measure }) {
     const cat = data.payload.functions.category;
+    if (measure === 'callers') {
+      // Share of the selected function's time (the root's total) that comes through this caller: linear,
+      // so the legend's 0% … 100% reads directly.
+      const fills = [neutral(theme)];
+      for (let k = 0; k < HEAT_LEVELS; k++) fills.push(heatFill(k, theme));
+      const whole = tree.totalUs[0];
+      return {
+        fills,
+        texts: fills.map(() => textOn(theme)),
+        bucketOf: (frame) => (whole > 0 ? 1 + Math.min(HEAT_LEVELS - 1, Math.round((tree.totalUs[frame] / whole) * (HEAT_LEVELS - 1))) : 0),
+      };
+    }
     let max = 0;
     for (let i = 0; i < tree.count; i++) if (!QUIET.has(cat[tree.func[i]]) && tree.selfUs[i] > max) max = tree.selfUs[i];
     const fills = [neutral(theme)];
@@ -83,7 +131,18 @@ registerColorMode({
       },
     };
   },
-  legend({ theme }) {
+  legend({ theme, sandwich: s }) {
+    if (s) {
+      return {
+        title: 'Heat',
+        entries: [
+          { color: heatFill(0, theme), label: 'little' },
+          { color: heatFill(HEAT_LEVELS / 2, theme), label: '' },
+          { color: heatFill(HEAT_LEVELS - 1, theme), label: 'much' },
+        ],
+        note: `Callers (top): colour = share of ${s.name}'s time that comes through that caller (0% … 100%). Callees (bottom): self time within ${s.name}'s calls. Width: time.`,
+      };
+    }
     return {
       title: 'Heat',
       entries: [
@@ -130,21 +189,27 @@ function diffFill(direction: 1 | -1, level: number, theme: Theme): string {
   const hue = direction > 0 ? 0 : 215;
   return isDark(theme) ? hsl(hue, 70, 22 + 28 * l) : hsl(hue, 80, 93 - 40 * l);
 }
-export function diffShares(data: FlameData, tree: FrameTree, frame: number): { after: number; before: number; delta: number } {
-  const after = data.durationUs > 0 ? tree.selfUs[frame] / data.durationUs : 0;
+/**
+ * A frame's share of each profile's duration, before and after, and the change. Under 'self' the
+ * self-time share; under 'callers' the share of time spent in the selected function through that path.
+ */
+export function diffShares(data: FlameData, tree: FrameTree, frame: number, measure: Measure = 'self'): { after: number; before: number; delta: number } {
+  const after = data.durationUs > 0 ? frameUs(tree, frame, measure) / data.durationUs : 0;
   const beforeTotal = data.payload.diff?.before.durationUs ?? 0;
-  const before = tree.extraUs && beforeTotal > 0 ? tree.extraUs[frame] / beforeTotal : 0;
+  const beforeUs = !tree.extraUs ? 0 : measure === 'callers' ? beforeTotals(tree)[frame] : tree.extraUs[frame];
+  const before = beforeTotal > 0 ? beforeUs / beforeTotal : 0;
   return { after, before, delta: after - before };
 }
 registerColorMode({
   id: 'diff',
   label: 'Difference',
   available: (data) => data.isDiff,
-  painter({ data, tree, theme }) {
+  painter({ data, tree, theme, measure }) {
     let max = 0;
     const delta = new Float64Array(tree.count);
-    for (let i = 1; i < tree.count; i++) {
-      delta[i] = diffShares(data, tree, i).delta;
+    // Frame 0 too: in the sandwich it is the selected function (the profile's root has no time).
+    for (let i = 0; i < tree.count; i++) {
+      delta[i] = diffShares(data, tree, i, measure).delta;
       if (Math.abs(delta[i]) > max) max = Math.abs(delta[i]);
     }
     const fills = [neutral(theme)];
@@ -162,9 +227,10 @@ registerColorMode({
       },
     };
   },
-  legend({ data, theme }) {
+  legend({ data, theme, sandwich: s }) {
     const before = data.payload.diff!.before;
     const ms = (us: number) => `${(us / 1000).toFixed(us < 10_000 ? 1 : 0)} ms`;
+    const sandwichNote = s ? ` Callers: change in the share of time in ${s.name} through each caller.` : '';
     return {
       title: 'Difference',
       entries: [
@@ -172,7 +238,7 @@ registerColorMode({
         { color: diffFill(-1, DIFF_LEVELS, theme), label: 'less self time (faster)' },
         { color: neutral(theme), label: 'no change' },
       ],
-      note: `Widths: after (${data.payload.meta.title}, ${ms(data.durationUs)}). Colour: change in self-time share vs before (${before.title}, ${ms(before.durationUs)}).`,
+      note: `Widths: after (${data.payload.meta.title}, ${ms(data.durationUs)}). Colour: change in self-time share vs before (${before.title}, ${ms(before.durationUs)}).${sandwichNote}`,
     };
   },
 });

@@ -19,8 +19,11 @@ export function signedPoints(fraction: number): string {
   return `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(Math.abs(v) < 1 ? 2 : 1)} pp`;
 }
 
+/** 12,345 — by hand: the first toLocaleString call initialises ICU's number formatting (~20 ms). */
 export function int(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const r = Math.round(n);
+  const digits = String(Math.abs(r)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return r < 0 ? `-${digits}` : digits;
 }
 
 /** The last path segment, for compact labels. */

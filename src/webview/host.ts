@@ -1,10 +1,15 @@
 /**
- * The front end's link to its host. In a VS Code webview: acquireVsCodeApi (messages, persisted state).
- * In the standalone report: no host; the embedded data is decoded and replayed as an `init` message,
- * and window messages are ignored (nothing else may feed this page data).
+ * The front end's link to its host. In a VS Code webview: acquireVsCodeApi (messages, persisted state);
+ * a chunked payload (initBegin + initChunk, see shared/flame/chunks.ts) is reassembled here and handed
+ * on as one `init`. In the standalone report: no host; the embedded data is decoded and replayed as an
+ * `init` message, and window messages are ignored (nothing else may feed this page data).
  */
+import { PayloadAssembler } from '../shared/flame/chunks';
 import { type EncodedHeader, decodePayload } from '../shared/flame/payload';
-import type { HostMessage, ViewState, WebviewMessage } from '../shared/protocol';
+import { type HostMessage, isHostMessage, type ViewState, type WebviewMessage } from '../shared/protocol';
+
+/** What the app receives: host messages with chunked payloads already put back together. */
+export type AppMessage = Extract<HostMessage, { type: 'init' | 'focus' }>;
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -18,8 +23,11 @@ export interface Host {
   post(message: WebviewMessage): void;
   savedState(): Partial<ViewState> | undefined;
   saveState(state: ViewState): void;
-  /** Start delivering host messages to `onMessage`. */
-  connect(onMessage: (message: HostMessage) => void): void;
+  /**
+   * Start delivering host messages to `onMessage`; `onProgress` hears of chunks of a large payload and
+   * `onError` of data that cannot be shown (the standalone host throws instead: it has no messages).
+   */
+  connect(onMessage: (message: AppMessage) => void, onProgress?: (received: number, total: number) => void, onError?: (message: string) => void): void;
 }
 
 export function createHost(): Host {
@@ -30,10 +38,32 @@ export function createHost(): Host {
       post: (m) => api.postMessage(m),
       savedState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
       saveState: (s) => api.setState(s),
-      connect(onMessage) {
+      connect(onMessage, onProgress, onError) {
+        const assembler = new PayloadAssembler();
+        let pending: { canOpenSource: boolean; state?: Partial<ViewState> } | null = null;
         window.addEventListener('message', (event) => {
-          const m = event.data as HostMessage | undefined;
-          if (m && (m.type === 'init' || m.type === 'focus')) onMessage(m);
+          const m: unknown = event.data;
+          if (!isHostMessage(m)) return;
+          try {
+            if (m.type === 'initBegin') {
+              assembler.begin(m);
+              pending = { canOpenSource: m.canOpenSource, state: m.state };
+              onProgress?.(0, m.chunks);
+            } else if (m.type === 'initChunk') {
+              const payload = assembler.add(m);
+              const progress = assembler.progress;
+              if (progress) onProgress?.(progress.received, progress.total);
+              if (payload && pending) {
+                performance.mark('hotpath-decoded');
+                onMessage({ type: 'init', payload, canOpenSource: pending.canOpenSource, state: pending.state });
+                pending = null;
+              }
+            } else {
+              onMessage(m);
+            }
+          } catch (err) {
+            onError?.(err instanceof Error ? err.message : String(err));
+          }
         });
         api.postMessage({ type: 'ready' } satisfies WebviewMessage);
       },

@@ -13,12 +13,14 @@ function start(): void {
   const app = new App(root, host);
   // Read-only hooks for tests and the benchmark.
   (window as unknown as { __hotpath: unknown }).__hotpath = app;
-  try {
-    host.connect((message) => app.handle(message));
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+  const fail = (message: string) => {
     replaceChildren(root, h('p', { class: 'hp-message', role: 'alert' }, `Hotpath could not show this profile: ${message}`));
     host.post({ type: 'error', message });
+  };
+  try {
+    host.connect((message) => app.handle(message), (received, total) => app.loading(received, total), fail);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
   }
 }
 

@@ -55,10 +55,17 @@ export interface Content {
   label(frame: number): string;
   /** Dimmed frames (search non-matches) are drawn in a faded neutral colour; null = none dimmed. */
   dimmed: ((frame: number) => boolean) | null;
+  /** Frames that get the corner marker (functions V8 deoptimized); null = none. */
+  marked?: ((frame: number) => boolean) | null;
 }
 
 export const ROW_HEIGHT = 18;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const LABEL_MIN_PX = 22;
+/** The marker: a right triangle of this many css pixels in a box's top-right corner. */
+export const MARKER_PX = 7;
+/** Boxes narrower than this get no marker (it would cover them). */
+const MARKER_MIN_BOX_PX = 10;
 
 export class FlameCanvas {
   readonly canvas: HTMLCanvasElement;
@@ -78,9 +85,15 @@ export class FlameCanvas {
   private drawnX = new Float32Array(0);
   private drawnW = new Float32Array(0);
   private drawnY = new Float32Array(0);
+  /** Per drawn box: 1 when it carries the marker. */
+  private marked = new Uint8Array(0);
   private readonly textWidths = new Map<string, number>();
   private fontKey = '';
   private ellipsisWidth = 0;
+  /** Advance of one character when the font is monospaced (0 otherwise): ASCII labels skip measureText. */
+  private monoWidth = 0;
+  /** Whether the overlay holds an outline (a blank overlay needs no clearing). */
+  private overlayDirty = false;
   lastRenderMs = 0;
 
   constructor(readonly pane: HTMLElement, theme: Theme, label: string) {
@@ -126,6 +139,7 @@ export class FlameCanvas {
       c.width = Math.max(1, Math.round(w * dpr));
       c.height = Math.max(1, Math.round(hgt * dpr));
     }
+    this.overlayDirty = false; // resizing clears a canvas
     this.clampScroll();
     return true;
   }
@@ -238,6 +252,36 @@ export class FlameCanvas {
       for (let d = 0; d < n; d++) if (this.drawnW[d] >= 3) ctx.strokeRect(this.drawnX[d] + 0.5, this.drawnY[d] + 0.5, this.drawnW[d] - 2, ROW_HEIGHT - 2);
     }
 
+    // Pass 2b: markers, one path per colour: an edge a pixel larger (visible on any fill), then the mark.
+    const marked = c.marked;
+    let markedAny = false;
+    const markedBox = this.marked.length >= n ? this.marked : (this.marked = new Uint8Array(Math.max(n, 1024)));
+    if (marked) {
+      for (let d = 0; d < n; d++) {
+        const m = this.drawnW[d] >= MARKER_MIN_BOX_PX && marked(boxes.frame[this.drawn[d]]) ? 1 : 0;
+        markedBox[d] = m;
+        if (m) markedAny = true;
+      }
+    } else {
+      markedBox.fill(0, 0, n);
+    }
+    if (markedAny) {
+      for (const [color, size] of [[theme.deoptEdge, MARKER_PX + 1.5], [theme.deopt, MARKER_PX]] as const) {
+        ctx.fillStyle = color;
+        ctx.beginPath();
+        for (let d = 0; d < n; d++) {
+          if (!markedBox[d]) continue;
+          const right = this.drawnX[d] + this.drawnW[d] - 1; // the 1 px gap between boxes
+          const top = this.drawnY[d];
+          ctx.moveTo(right - size, top);
+          ctx.lineTo(right, top);
+          ctx.lineTo(right, top + size);
+          ctx.closePath();
+        }
+        ctx.fill();
+      }
+    }
+
     // Pass 3: labels on boxes wide enough, grouped by text colour.
     this.setFont();
     ctx.textBaseline = 'middle';
@@ -247,7 +291,7 @@ export class FlameCanvas {
       const d = order[k];
       const bw = this.drawnW[d];
       if (bw < LABEL_MIN_PX) continue;
-      const text = this.fit(c.label(boxes.frame[this.drawn[d]]), bw - 6);
+      const text = this.fit(c.label(boxes.frame[this.drawn[d]]), bw - 6 - (markedAny && markedBox[d] ? MARKER_PX : 0));
       if (text === '') continue;
       const bucket = bucketOf[d];
       const style = bucket === dimBucket ? dimText : painter.texts[bucket];
@@ -267,11 +311,16 @@ export class FlameCanvas {
       this.textWidths.clear();
       this.ctx.font = font;
       this.ellipsisWidth = this.ctx.measureText('…').width;
+      // Hundreds of distinct labels are measured on the first draw; with a monospaced font (the default)
+      // an ASCII label's width is its length times one advance, so measureText runs only a few times.
+      const advance = this.ctx.measureText('W').width;
+      this.monoWidth = advance > 0 && this.ctx.measureText('i').width === advance && this.ctx.measureText('iW.m_').width === advance * 5 ? advance : 0;
     }
     this.ctx.font = font;
   }
 
   private measure(text: string): number {
+    if (this.monoWidth > 0 && PRINTABLE_ASCII.test(text)) return text.length * this.monoWidth;
     let width = this.textWidths.get(text);
     if (width === undefined) {
       width = this.ctx.measureText(text).width;
@@ -310,6 +359,12 @@ export class FlameCanvas {
     return null;
   }
 
+  /** Whether drawn box `box` carries the marker (tests). */
+  isMarked(box: number): boolean {
+    for (let d = 0; d < this.drawnCount; d++) if (this.drawn[d] === box) return this.marked[d] === 1;
+    return false;
+  }
+
   /** Drawn boxes, in draw order (for keyboard navigation and tests). */
   drawnBoxes(): number[] {
     return Array.from(this.drawn.subarray(0, this.drawnCount));
@@ -317,9 +372,12 @@ export class FlameCanvas {
 
   /** Outline the hovered and the selected box on the overlay. */
   highlight(hover: number, selected: number): void {
+    // The first clear of a big overlay allocates its backing store: skip it while there is nothing to clear.
+    if (hover < 0 && selected < 0 && !this.overlayDirty) return;
     const o = this.octx;
     o.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     o.clearRect(0, 0, this.widthCss, this.heightCss);
+    this.overlayDirty = hover >= 0 || selected >= 0;
     const outline = (box: number, color: string, width: number) => {
       const r = box >= 0 ? this.rectOf(box) : null;
       if (!r) return;

@@ -2,9 +2,11 @@
  * Headless Chromium for the browser tests: Debian's /usr/bin/chromium (or $HOTPATH_CHROMIUM) driven by
  * playwright-core. Never downloads a browser. Screenshots go to test-results/ (git-ignored).
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { flameHtml, scriptSafeJson } from '../../src/shared/webviewHtml';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const RESULTS = path.join(ROOT, 'test-results', 'flame');
@@ -40,7 +42,7 @@ export async function openReport(browser: Browser, file: string, options: { colo
   return { page, errors };
 }
 
-export interface DrawnBox { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number }
+export interface DrawnBox { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean }
 
 export function drawnBoxes(page: Page, pane = 'main'): Promise<DrawnBox[]> {
   return page.evaluate((p) => (globalThis as any).__hotpath.boxes(p), pane);
@@ -69,4 +71,49 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(RESULTS, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/**
+ * A page that stands in for VS Code's webview: the webview bundle with a minimal `acquireVsCodeApi`
+ * that answers `ready` by posting `messages` in order through window.postMessage (structured clone, as
+ * VS Code delivers them). Typed arrays travel through the page's JSON as base64 and are rebuilt first.
+ * Same CSP and stylesheet as the real pages. Returns the HTML.
+ */
+export function hostPageHtml(messages: unknown[], title = 'Hotpath'): string {
+  const json = JSON.stringify(messages, (_key, value: unknown) => {
+    if (ArrayBuffer.isView(value)) {
+      const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      return { $typed: value.constructor.name, base64: bytes.toString('base64') };
+    }
+    return value;
+  });
+  const harness = `(() => {
+  const revive = (key, v) => {
+    if (!v || typeof v !== 'object' || typeof v.$typed !== 'string') return v;
+    const bin = atob(v.base64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new globalThis[v.$typed](bytes.buffer);
+  };
+  const messages = JSON.parse(document.getElementById('test-messages').textContent, revive);
+  let state;
+  window.__hostLog = [];
+  window.__posted = 0;
+  window.acquireVsCodeApi = () => ({
+    postMessage(m) {
+      window.__hostLog.push(m);
+      if (m && m.type === 'ready') setTimeout(() => { for (const msg of messages) { window.postMessage(msg, '*'); window.__posted++; } }, 0);
+    },
+    getState: () => state,
+    setState: (s) => { state = s; },
+  });
+})();\n`;
+  const html = flameHtml({
+    nonce: randomBytes(18).toString('base64'),
+    title,
+    script: { inline: harness + fs.readFileSync(path.join(ROOT, 'dist', 'webview.js'), 'utf8') },
+    style: { inline: fs.readFileSync(path.join(ROOT, 'media', 'flame.css'), 'utf8') },
+  });
+  const data = `<script type="application/json" id="test-messages">${scriptSafeJson(json)}</script>\n`;
+  return html.replace('<script nonce=', () => `${data}<script nonce=`);
 }

@@ -14,12 +14,16 @@ export interface Aggregated {
 
 export function aggregate(model: ProfileModel): Aggregated {
   const { nodes, nodeCount, rootIndex } = model;
-  const span = model.functions.length + 1;
   const parent = new Int32Array(nodeCount);
   const func = new Int32Array(nodeCount);
   const self = new Float64Array(nodeCount);
   const mergedOf = new Int32Array(nodeCount);
-  const key = new Map<number, number>();
+  // (merged parent, function) → merged frame: a typed open-addressing table (a Map keyed by
+  // parent × functions + function leaves the small-integer range on big profiles and slows down).
+  let size = 1024;
+  while (size < nodeCount * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(size).fill(-1);
   parent[0] = -1;
   func[0] = nodes.func[rootIndex];
   let m = 1;
@@ -31,15 +35,19 @@ export function aggregate(model: ProfileModel): Aggregated {
     } else {
       const into = mergedOf[nodes.parent[v]];
       const f = nodes.func[v];
-      const id = into * span + f;
-      const found = key.get(id);
-      if (found === undefined) {
+      let h = Math.imul(into, 0x9e3779b1) ^ Math.imul(f, 0x85ebca77);
+      h ^= h >>> 15;
+      let slot = h & mask;
+      target = slots[slot];
+      while (target >= 0 && (parent[target] !== into || func[target] !== f)) {
+        slot = (slot + 1) & mask;
+        target = slots[slot];
+      }
+      if (target < 0) {
         target = m++;
-        key.set(id, target);
+        slots[slot] = target;
         parent[target] = into;
         func[target] = f;
-      } else {
-        target = found;
       }
     }
     mergedOf[v] = target;

@@ -3,7 +3,8 @@
  * model counts them (sample i lasts until sample i+1 arrives; the last one until endTime; negative gaps
  * count as 0). Zero-length samples are skipped. Bounded in size: past `maxRuns`, the timeline is
  * resampled at a fixed resolution (each slot takes the frame of the sample covering its centre) — a
- * zoomed-out chart draws one pixel per slot anyway. Streams over the samples: no per-sample arrays.
+ * zoomed-out chart draws one pixel per slot anyway. Streams over the samples: no per-sample arrays, and
+ * usually a little over one pass (the exact attempt stops at the first run past maxRuns).
  */
 import type { ProfileModel } from '../profile/types';
 import type { FlameTimeline } from '../../shared/flame/payload';
@@ -11,67 +12,79 @@ import type { FlameTimeline } from '../../shared/flame/payload';
 /** 100 000 runs: 0.8 MB in a report, and 30× zoom headroom on a 3 000-pixel-wide flame chart. */
 export const DEFAULT_MAX_RUNS = 100_000;
 
-/** The last sample's duration: until endTime (the others last until the next sample arrives). */
-function lastDuration(model: ProfileModel): number {
-  const { timeDeltas, startTime, endTime } = model;
-  let sum = 0;
-  for (let i = 0; i < timeDeltas.length; i++) sum += timeDeltas[i];
-  return endTime - (startTime + sum);
-}
-
-export function buildTimeline(model: ProfileModel, nodeToFrame: Int32Array, maxRuns = DEFAULT_MAX_RUNS): FlameTimeline {
-  const { samples, timeDeltas } = model;
+/**
+ * One pass over the samples (tens of millions of them in a big profile), emitting runs. Sample i lasts
+ * until sample i+1 arrives; the last one until endTime (the sum of all deltas is accumulated on the way,
+ * in file order, exactly as the model does). Past `maxRuns` runs it gives up and returns null: the
+ * caller resamples instead.
+ */
+function exactRuns(model: ProfileModel, nodeToFrame: Int32Array, maxRuns: number): FlameTimeline | null {
+  const { samples, timeDeltas, startTime, endTime } = model;
   const n = samples.length;
-  const lastUs = lastDuration(model);
-  // Pass 1: count runs and the total length (plain loops: this runs over tens of millions of samples).
+  const cap = Math.min(n, maxRuns);
+  const frame = new Int32Array(cap);
+  const startUs = new Float64Array(cap);
   let runs = 0;
   let last = -1;
-  let endUs = 0;
+  let now = 0;
+  let sum = 0;
   for (let i = 0; i < n; i++) {
-    const d = i + 1 < n ? timeDeltas[i + 1] : lastUs;
+    sum += timeDeltas[i];
+    const d = i + 1 < n ? timeDeltas[i + 1] : endTime - (startTime + sum);
     if (d <= 0) continue;
-    endUs += d;
     const f = nodeToFrame[samples[i]];
     if (f !== last) {
+      if (runs === cap) return null;
+      frame[runs] = f;
+      startUs[runs] = now;
       runs++;
       last = f;
     }
+    now += d;
   }
-  if (runs <= maxRuns) {
-    const frame = new Int32Array(runs);
-    const startUs = new Float64Array(runs);
-    let r = 0;
-    let now = 0;
-    last = -1;
-    for (let i = 0; i < n; i++) {
-      const d = i + 1 < n ? timeDeltas[i + 1] : lastUs;
-      if (d <= 0) continue;
-      const f = nodeToFrame[samples[i]];
-      if (f !== last) {
-        frame[r] = f;
-        startUs[r] = now;
-        r++;
-        last = f;
-      }
-      now += d;
-    }
-    return { frame, startUs, endUs, resampled: false, resolutionUs: 0 };
-  }
-  // Resample: slot s covers [s·w, (s+1)·w) and takes the frame of the sample covering its centre.
+  return { frame: frame.subarray(0, runs), startUs: startUs.subarray(0, runs), endUs: now, resampled: false, resolutionUs: 0 };
+}
+
+export function buildTimeline(model: ProfileModel, nodeToFrame: Int32Array, maxRuns = DEFAULT_MAX_RUNS): FlameTimeline {
+  // Most big profiles overflow maxRuns early in the samples, so trying the exact runs first is cheap.
+  const exact = exactRuns(model, nodeToFrame, maxRuns);
+  if (exact) return exact.frame.length === exact.frame.buffer.byteLength / 4 ? exact : { ...exact, frame: exact.frame.slice(), startUs: exact.startUs.slice() };
+  const { samples, timeDeltas, startTime, endTime } = model;
+  const n = samples.length;
+  // The timeline's length is the model's duration: the same positive durations, summed in the same order.
+  const endUs = model.durationUs;
+  // Resample: slot s covers [s·w, (s+1)·w) and takes the frame of the sample covering its centre, i.e.
+  // the slots whose centre (s + 0.5)·w lies in [now, now + d). The bound between two samples is computed
+  // once: the end of one sample's slots is the start of the next's.
   const w = endUs / maxRuns;
   const slotFrame = new Int32Array(maxRuns).fill(-1);
   let now = 0;
+  let sum = 0;
+  let bound = Math.ceil(now / w - 0.5);
+  // Dozens of samples fall between two slot centres: while a sample ends clearly before the next centre
+  // (by far more than rounding error), its bound is the same and the division is skipped. Near a
+  // centre the exact expression decides, so the result is the same as computing it every time.
+  let safeBelow = (bound + 0.5) * w * (1 - 1e-9);
   for (let i = 0; i < n; i++) {
-    const d = i + 1 < n ? timeDeltas[i + 1] : lastUs;
+    sum += timeDeltas[i];
+    const d = i + 1 < n ? timeDeltas[i + 1] : endTime - (startTime + sum);
     if (d <= 0) continue;
-    // Slots whose centre (s + 0.5)·w lies in [now, now + d).
-    const first = Math.max(0, Math.ceil(now / w - 0.5));
-    const end = Math.min(maxRuns, Math.ceil((now + d) / w - 0.5));
+    if (now + d < safeBelow) {
+      now += d;
+      continue;
+    }
+    const next = Math.ceil((now + d) / w - 0.5);
+    const first = bound > 0 ? bound : 0;
+    const end = next < maxRuns ? next : maxRuns;
     if (first < end) {
       const f = nodeToFrame[samples[i]];
       for (let s = first; s < end; s++) slotFrame[s] = f;
     }
     now += d;
+    if (next !== bound) {
+      bound = next;
+      safeBelow = (bound + 0.5) * w * (1 - 1e-9);
+    }
   }
   let count = 0;
   for (let s = 0; s < maxRuns; s++) if (slotFrame[s] >= 0 && (s === 0 || slotFrame[s] !== slotFrame[s - 1])) count++;

@@ -3,7 +3,7 @@
  * function called from many places has many nodes. Self time adds up; total time counts each subtree
  * only under its outermost frame of that function, so recursion is not counted twice.
  */
-import { classify } from './categories';
+import { type Classification, classify } from './categories';
 import type { RawProfile } from './scanner';
 import type { CallTree } from './tree';
 import type { FunctionInfo } from './types';
@@ -29,7 +29,10 @@ export function buildFunctions(raw: RawProfile, tree: CallTree): FunctionTable {
   while (size < n * 2) size *= 2;
   const mask = size - 1;
   const slots = new Int32Array(size).fill(-1);
-  const firstNode: number[] = [];
+  const firstNode = new Int32Array(n);
+  // classify() depends on the url alone (and on the name only for url-less pseudo-frames); a profile has
+  // far fewer scripts than functions, so classify once per url.
+  const byUrl = new Map<number, Classification>();
 
   for (let i = 0; i < n; i++) {
     const a = functionName[i];
@@ -53,8 +56,8 @@ export function buildFunctions(raw: RawProfile, tree: CallTree): FunctionTable {
     if (f < 0) {
       f = functions.length;
       slots[slot] = f;
-      firstNode.push(i);
-      functions.push(describeFunction(raw, i));
+      firstNode[f] = i;
+      functions.push(describeFunction(raw, i, byUrl));
     } else if (raw.deoptReason[i] >= 0 && functions[f].deoptReason === undefined) {
       functions[f].deoptReason = strings[raw.deoptReason[i]];
     }
@@ -83,13 +86,18 @@ export function buildFunctions(raw: RawProfile, tree: CallTree): FunctionTable {
   return { functions, nodeFunction, selfUs, totalUs };
 }
 
-function describeFunction(raw: RawProfile, i: number): FunctionInfo {
+function describeFunction(raw: RawProfile, i: number, byUrl: Map<number, Classification>): FunctionInfo {
   const strings = raw.strings;
   const name = strings[raw.functionName[i]];
   const url = strings[raw.url[i]];
   const line = raw.lineNumber[i];
   const column = raw.columnNumber[i];
-  const { category, package: pkg, file } = classify(name, url);
+  let classified = url === '' ? undefined : byUrl.get(raw.url[i]);
+  if (classified === undefined) {
+    classified = classify(name, url);
+    if (url !== '') byUrl.set(raw.url[i], classified);
+  }
+  const { category, package: pkg, file } = classified;
   const info: FunctionInfo = {
     name,
     url,

@@ -25,25 +25,3 @@ export class Int32List {
     return this.data.subarray(0, this.length);
   }
 }
-
-export class Float64List {
-  data: Float64Array;
-  length = 0;
-
-  constructor(capacity = 64) {
-    this.data = new Float64Array(Math.max(4, capacity));
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-
-  view(): Float64Array {
-    return this.data.subarray(0, this.length);
-  }
-}

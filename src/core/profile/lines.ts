@@ -6,7 +6,6 @@
  * the caller's node with the callee's line, possibly from another file (§1.6.1); a line before the
  * function's declaration is surely such a tick, so it is flagged `maybeInlined` (kept, never dropped).
  */
-import { Float64List, Int32List } from './growable';
 import type { FunctionTable } from './functions';
 import type { RawProfile } from './scanner';
 import type { CallTree } from './tree';
@@ -14,52 +13,63 @@ import type { HotLine, LineTable, ProfileModel, RankOptions } from './types';
 import { roundMs, roundPct } from './units';
 
 export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionTable): LineTable {
-  // Per function, line → entry index: small maps with small-integer keys.
-  const entryOf: (Map<number, number> | undefined)[] = new Array(table.functions.length);
-  const func = new Int32List(1024);
-  const line = new Int32List(1024);
-  const selfUs = new Float64List(1024);
   const { tickStart, tickCountOf, tickLine, tickCount, hitCount } = raw;
+  // One entry per distinct (function, line), in order of first appearance. There are at most as many
+  // entries as positionTicks records, so the columns are sized once; a typed open-addressing table
+  // finds an entry (no Map per function: on big profiles those cost more than the rest of this pass,
+  // mostly in the garbage collector).
+  const capacity = tickLine.length;
+  const func = new Int32Array(capacity);
+  const line = new Int32Array(capacity);
+  const selfUs = new Float64Array(capacity);
+  let size = 1024;
+  while (size < capacity * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(size).fill(-1);
+  let count = 0;
 
   for (let v = 0; v < raw.nodeCount; v++) {
-    const count = tickCountOf[v];
+    const n = tickCountOf[v];
     const self = tree.selfUs[v];
-    if (count === 0 || self <= 0) continue;
+    if (n === 0 || self <= 0) continue;
     const start = tickStart[v];
     let ticks = 0;
-    for (let k = start; k < start + count; k++) ticks += tickCount[k];
+    for (let k = start; k < start + n; k++) ticks += tickCount[k];
     // hitCount equals the tick sum in V8 output; trust the larger one so lines never exceed self time.
     const denominator = Math.max(hitCount[v], ticks);
     if (denominator <= 0) continue;
     const f = table.nodeFunction[v];
-    let lineEntries = entryOf[f];
-    if (lineEntries === undefined) entryOf[f] = lineEntries = new Map();
-    for (let k = start; k < start + count; k++) {
+    for (let k = start; k < start + n; k++) {
       const l = tickLine[k];
       if (l < 0 || tickCount[k] === 0) continue;
-      let e = lineEntries.get(l);
-      if (e === undefined) {
-        e = func.length;
-        lineEntries.set(l, e);
-        func.push(f);
-        line.push(l);
-        selfUs.push(0);
+      let h = Math.imul(f, 0x9e3779b1) ^ Math.imul(l, 0x85ebca77);
+      h ^= h >>> 15;
+      let slot = h & mask;
+      let e = slots[slot];
+      while (e >= 0 && (func[e] !== f || line[e] !== l)) {
+        slot = (slot + 1) & mask;
+        e = slots[slot];
       }
-      selfUs.data[e] += (self * tickCount[k]) / denominator;
+      if (e < 0) {
+        e = count++;
+        slots[slot] = e;
+        func[e] = f;
+        line[e] = l;
+      }
+      selfUs[e] += (self * tickCount[k]) / denominator;
     }
   }
 
-  const count = func.length;
   const maybeInlined = new Uint8Array(count);
   for (let e = 0; e < count; e++) {
-    const decl = table.functions[func.data[e]].line;
-    if (decl !== null && line.data[e] < decl) maybeInlined[e] = 1;
+    const decl = table.functions[func[e]].line;
+    if (decl !== null && line[e] < decl) maybeInlined[e] = 1;
   }
   return {
     count,
-    func: func.view(),
-    line: line.view(),
-    selfUs: selfUs.view(),
+    func: func.subarray(0, count),
+    line: line.subarray(0, count),
+    selfUs: selfUs.subarray(0, count),
     maybeInlined,
     originalFile: new Array<string | undefined>(count).fill(undefined),
     originalLine: new Int32Array(count),

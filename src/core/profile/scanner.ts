@@ -95,8 +95,10 @@ const enum Ch {
 interface Key {
   text: string;
   bytes: Uint8Array;
+  /** `"text":`, as V8 writes a member name. */
+  member: Uint8Array;
 }
-const keys = (...texts: string[]): Key[] => texts.map((text) => ({ text, bytes: Buffer.from(text, 'latin1') }));
+const keys = (...texts: string[]): Key[] => texts.map((text) => ({ text, bytes: Buffer.from(text, 'latin1'), member: Buffer.from(`"${text}":`, 'latin1') }));
 
 const TOP_KEYS = keys('nodes', 'startTime', 'endTime', 'samples', 'timeDeltas', '$vscode', 'head', 'traceEvents');
 const enum Top { Nodes, StartTime, EndTime, Samples, TimeDeltas, VsCode, Head, TraceEvents }
@@ -154,6 +156,8 @@ class Scanner {
   private runCount = 0;
   private runEnded = false;
   private runFull = false;
+  // Set by memberAt: the position after a recognised member name's colon.
+  private memberEnd = 0;
   // Length of the first of samples/timeDeltas read, to size the second exactly; -1 before.
   private knownArrayLength = -1;
   private skipStack = new Uint8Array(64);
@@ -362,13 +366,20 @@ class Scanner {
     const inside = 'inside a node object';
     let hasId = false;
     let hasFrame = false;
+    let next = 0; // the key V8 writes next (see memberAt)
     p = this.skipWs(p + 1);
     if (buf[p] !== Ch.RBrace) {
       for (;;) {
         if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
-        p = this.scanString(p, inside);
-        const key = this.matchKey(NODE_KEYS);
-        p = this.expectColon(p, inside);
+        let key = this.memberAt(p, NODE_KEYS, next);
+        if (key >= 0) {
+          p = this.skipWs(this.memberEnd);
+        } else {
+          p = this.scanString(p, inside);
+          key = this.matchKey(NODE_KEYS);
+          p = this.expectColon(p, inside);
+        }
+        next = key + 1;
         switch (key) {
           case NodeKey.Id:
             p = this.scanInt(p, i, 'id');
@@ -434,13 +445,20 @@ class Scanner {
     // A repeated "callFrame" replaces the earlier one entirely, as with JSON.parse.
     n.functionName[i] = n.url[i] = n.scriptId[i] = -1;
     n.lineNumber[i] = n.columnNumber[i] = -1;
+    let next = 0;
     p = this.skipWs(p + 1);
     if (buf[p] !== Ch.RBrace) {
       for (;;) {
         if (buf[p] !== Ch.Quote) throw this.unexpected(p, inside);
-        p = this.scanString(p, inside);
-        const key = this.matchKey(FRAME_KEYS);
-        p = this.expectColon(p, inside);
+        let key = this.memberAt(p, FRAME_KEYS, next);
+        if (key >= 0) {
+          p = this.skipWs(this.memberEnd);
+        } else {
+          p = this.scanString(p, inside);
+          key = this.matchKey(FRAME_KEYS);
+          p = this.expectColon(p, inside);
+        }
+        next = key + 1;
         switch (key) {
           case FrameKey.FunctionName:
           case FrameKey.Url:
@@ -902,6 +920,24 @@ class Scanner {
     this.cacheLength[slot] = len;
     this.cacheId[slot] = id;
     return id;
+  }
+
+  /**
+   * The member name at p, if it is spelled exactly `"key":` for table[next] or table[next + 1]: V8 writes
+   * a node's keys in table order without whitespace (a missing key, e.g. a leaf's children, skips one),
+   * so this byte comparison nearly always replaces scanString + matchKey + expectColon. Returns the key's
+   * index and leaves the position after the colon in memberEnd; -1 means "take the generic path", which
+   * reads any other spelling (escapes, whitespace, other order) to the same result.
+   */
+  private memberAt(p: number, table: readonly Key[], next: number): number {
+    for (let k = next; k < next + 2 && k < table.length; k++) {
+      const member = table[k].member;
+      if (this.bytesAt(p, member)) {
+        this.memberEnd = p + member.length;
+        return k;
+      }
+    }
+    return -1;
   }
 
   /** Index of the last scanned string in `table`, or -1. */

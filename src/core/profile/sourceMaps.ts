@@ -137,7 +137,7 @@ function mapScript(model: ProfileModel, map: TraceMap, group: { functions: numbe
 }
 
 /** A function position (1-based line, 0-based column): the segment at or before it, else after it. */
-function mapPoint(map: TraceMap, line: number, column: number): Position | null {
+export function mapPoint(map: TraceMap, line: number, column: number): Position | null {
   try {
     let m = originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND });
     if (m.source === null) m = originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND });
@@ -176,7 +176,7 @@ function mapLine(map: TraceMap, line: number): Position | null | 'ambiguous' {
 }
 
 /** Loads the source map a script declares; null (with a recorded reason if it declared one) otherwise. */
-async function loadMap(url: string, reader: FileReader, failures: { url: string; reason: string }[], runtimeReference?: string): Promise<TraceMap | null> {
+export async function loadMap(url: string, reader: FileReader, failures: { url: string; reason: string }[], runtimeReference?: string): Promise<TraceMap | null> {
   const scriptFile = urlToFile(url);
   if (!path.isAbsolute(scriptFile)) return null; // http:, vm scripts…: nothing on disk to read
   // What V8 ran wins over the file on disk: with tsx the file is the .ts source, the map is in memory.

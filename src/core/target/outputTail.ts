@@ -1,3 +1,5 @@
+import { isV8TraceLine } from '../v8/inliningTrace';
+
 /** Keeps the last N lines a process printed, so errors can show what the app said before it failed. */
 export class OutputTail {
   private lines: string[] = [];
@@ -12,6 +14,7 @@ export class OutputTail {
   }
 
   private add(line: string): void {
+    if (isV8TraceLine(line)) return; // V8's own tracing (Hotpath's V8 signals), not the app's words
     this.lines.push(line.length > 500 ? line.slice(0, 500) + '…' : line);
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
   }

@@ -1,8 +1,16 @@
 import type { Warning } from '../common/warnings';
-import { loadProfile, rankHotspots, rankLines, type Hotspot, type HotLine, type ProfileModel } from '../profile';
+import { displayName, displayPosition, loadProfile, rankHotspots, rankLines, readSourceMapSidecar, type Hotspot, type HotLine, type ProfileModel } from '../profile';
+import { joinV8Signals } from '../v8/join';
+import { readV8Sidecar } from '../v8/sidecar';
+import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
+import type { PreflightCheck } from './preflight';
 import type { SavedProfile } from './profileStore';
 
-export interface ThreadHotspot extends Hotspot { thread: string }
+export interface ThreadHotspot extends Hotspot {
+  thread: string;
+  /** V8's view of this function in the run (main thread, when signals were collected). */
+  v8?: V8FunctionSignals;
+}
 export interface ThreadHotLine extends HotLine { thread: string }
 
 export interface Analysis {
@@ -14,11 +22,48 @@ export interface Analysis {
    * from it instead of reading and parsing the profile again. Not part of the JSON output.
    */
   model: ProfileModel;
+  /** What V8 signals were collected for the main thread (absent when none were asked for or saved). */
+  v8?: V8Collection;
+  /** V8's signals per function of `model` (index as in model.functions and the flame payload). Not in the JSON. */
+  v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
+  /** The production-parity checklist after the run (profile, script). */
+  checks?: PreflightCheck[];
 }
 
 export interface AnalyzeOptions {
   limit?: number;
   sourceMaps?: boolean;
+  /** The main thread's V8 signals of this run; otherwise read from the profile's `.v8.json` sidecar. */
+  v8?: V8RawSignals;
+}
+
+/** Joins V8's signals to the main model and returns what the analysis carries of them. */
+export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined): Promise<Pick<Analysis, 'v8' | 'v8Functions'>> {
+  const raw = given ?? await readV8Sidecar(profilePath);
+  if (!raw) return {};
+  const joined = await joinV8Signals(model, raw, { sourceMapUrls: await readSourceMapSidecar(profilePath) });
+  const v8: V8Collection = { ...raw.collection };
+  if (joined.findings.length) v8.findings = joined.findings;
+  else delete v8.findings;
+  return { v8, v8Functions: joined.functions };
+}
+
+/** Puts each hotspot's V8 signals on it, matching hotspots to the model's functions by name and position. */
+export function annotateHotspots(hotspots: ThreadHotspot[], model: ProfileModel, byFunction: ReadonlyMap<number, V8FunctionSignals> | undefined, thread = 'main'): void {
+  if (!byFunction?.size) return;
+  const keyOf = (name: string, file: string, line: number | null, column: number | null) => `${name}\0${file}\0${line}\0${column}`;
+  const index = new Map<string, number>();
+  for (const f of byFunction.keys()) {
+    const info = model.functions[f];
+    const pos = displayPosition(info);
+    index.set(keyOf(displayName(info), pos.file, pos.line, pos.column), f);
+  }
+  for (const h of hotspots) {
+    if (h.thread !== thread) continue;
+    const f = index.get(keyOf(h.function, h.file, h.line, h.column));
+    const signals = f === undefined ? undefined : byFunction.get(f);
+    if (signals) h.v8 = signals;
+  }
 }
 
 /**
@@ -31,9 +76,13 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   const lines: ThreadHotLine[] = [];
   const warnings: Warning[] = [];
   let main: ProfileModel | undefined;
+  let v8: Pick<Analysis, 'v8' | 'v8Functions'> = {};
   for (const s of saved) {
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
-    main ??= model;
+    if (!main) {
+      main = model;
+      v8 = await attachV8(model, s.path, options.v8);
+    }
     for (const h of rankHotspots(model, { limit })) hotspots.push({ ...h, thread: s.thread });
     for (const l of rankLines(model, { limit })) lines.push({ ...l, thread: s.thread });
     for (const w of model.warnings) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
@@ -46,5 +95,6 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   hotspots.splice(limit);
   lines.splice(limit);
   hotspots.forEach((h, i) => { h.rank = i + 1; });
-  return { hotspots, lines, warnings, model: main! };
+  annotateHotspots(hotspots, main!, v8.v8Functions, saved[0]?.thread);
+  return { hotspots, lines, warnings, model: main!, ...v8 };
 }

@@ -7,9 +7,9 @@ import { type LoadOptionsInput, resolveLoadOptions } from '../load/options';
 import { attachToProcess, type AttachSpec } from '../target/attach';
 import { analyzeProfiles } from './analyze';
 import { profileUnderLoad } from './profiledLoad';
-import { nodeEnvWarning } from './preflight';
+import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
-import type { ProfileResult, WorkflowDeps } from './profileWithLoad';
+import { type ProfileResult, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
 
 export interface AttachProfileRequest {
   attach: AttachSpec;
@@ -22,6 +22,8 @@ export interface AttachProfileRequest {
   name: string;
   workers?: boolean;
   limit?: number;
+  /** Collect V8's signals in the same run (default true); the flags are switched off again afterwards. */
+  v8?: boolean;
 }
 
 export function describeAttach(spec: AttachSpec): string {
@@ -46,21 +48,28 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
   const attached = await attachToProcess(request.attach, { token, logger });
   let profiled;
   try {
-    profiled = await profileUnderLoad(attached.client, attached.pid, loadOptions, { token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers });
+    profiled = await profileUnderLoad(attached.client, attached.pid, loadOptions, {
+      token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+      // No output: the app's stdout is its own (V8's inlining trace would land in its logs).
+      v8: request.v8 === false ? undefined : { mode: 'attach' },
+    });
   } finally {
     await attached.client.close(); // detach; the process keeps running
   }
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
   const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, profiled.profiles);
-  const analysis = await analyzeProfiles(saved, { limit: request.limit });
+  await saveV8Signals(saved[0]?.path, profiled.v8);
+  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: profiled.v8 });
   const { load } = profiled;
   const warnings: Warning[] = [...load.warnings, ...analysis.warnings];
   const envWarning = nodeEnvWarning(attached.nodeEnv);
   if (envWarning) warnings.unshift(envWarning);
-  return {
+  const result: ProfileResult = {
     kind: 'profile',
-    target: { command: [`(attached to ${describeAttach(request.attach)})`], pid: attached.pid, port: loadOptions.port, nodeVersion: attached.nodeVersion, nodeEnv: attached.nodeEnv },
+    target: { command: [`(attached to ${describeAttach(request.attach)})`], pid: attached.pid, port: loadOptions.port, nodeVersion: attached.nodeVersion, nodeEnv: attached.nodeEnv, ...targetFacts(profiled.v8) },
     load, loadOptions, profilePath: saved[0].path, profiles: saved, samplingIntervalMicros: request.samplingIntervalMicros,
     ...analysis, warnings,
   };
+  result.checks = checksAfterRun(result);
+  return result;
 }

@@ -10,9 +10,13 @@ import { launchTarget } from '../target/launcher';
 import * as fs from 'node:fs';
 import type { ProcessReport, TargetReport } from '../target/reports';
 import { analyzeProfiles, type Analysis } from './analyze';
-import { nodeEnvWarning } from './preflight';
+import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
-import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
+import { saveV8Signals, targetFacts, type TargetInfo, type WorkflowDeps } from './profileWithLoad';
+import { V8Collector } from '../v8/collector';
+import { installExitHook } from '../v8/exitHook';
+import { removeTraceFile } from '../v8/flags';
+import type { V8RawSignals } from '../v8/types';
 
 export interface ScriptRequest {
   command: string[];
@@ -25,6 +29,8 @@ export interface ScriptRequest {
   limit?: number;
   /** Stop the script after this long (its profile so far is kept); default: no limit. */
   timeoutMs?: number;
+  /** Collect V8's signals in the same run; default true. */
+  v8?: boolean;
 }
 
 export interface ScriptResult extends Analysis {
@@ -49,7 +55,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
   progress({ stage: 'starting', message: `Running ${request.command.join(' ')}` });
   const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger, samplingIntervalMicros: request.samplingIntervalMicros }, token);
   const subs = new DisposableStore();
-  const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string }> = [];
+  const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string; v8?: V8Collector; signals?: V8RawSignals }> = [];
 
   const attach = async (proc: ProcessReport) => {
     const entry: (typeof runs)[number] = { process: proc };
@@ -61,6 +67,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
       // The process waits at exit while we are attached: once its profile is collected, let it go.
       const client = entry.client;
       entry.run.onEnded(() => void client.close());
+      if (request.v8 !== false) await startV8(entry, client);
       progress({ stage: 'profiling', message: `Profiling PID ${proc.pid} (${path.basename(proc.argv[1] ?? 'node')})` });
     } catch (err) {
       entry.error = errorMessage(err);
@@ -68,6 +75,22 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     } finally {
       // Always let it run: a process left paused would hang the command.
       await entry.client?.trySend('Runtime.runIfWaitingForDebugger');
+    }
+  };
+  // V8 signals: switched on before the script runs; read in an exit hook while the process still
+  // exists (after its profile is stopped), or from the trace alone if it never exits normally.
+  const startV8 = async (entry: (typeof runs)[number], client: CdpClient) => {
+    const v8 = await V8Collector.start(client, entry.process.pid, { mode: 'script', logger, output: target.onOutput });
+    entry.v8 = v8;
+    if (!v8.isActive) return;
+    try {
+      await installExitHook(client, async () => {
+        await v8.stopTracing();
+        const [main] = await entry.run!.stop();
+        entry.signals = await v8.finish(main?.profile);
+      });
+    } catch (err) {
+      logger.warn(`No exit hook in PID ${entry.process.pid}: ${errorMessage(err)}; tiers will come from the trace only`);
     }
   };
   const attaching: Promise<void>[] = [];
@@ -100,16 +123,19 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     progress({ stage: 'analyzing', message: 'Analyzing the profile' });
     const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
     const saved = await saveProfiles(outDir, request.name, captured);
-    const analysis = await analyzeProfiles(saved, { limit: request.limit });
-    const main = runs.find((r) => r.process.pid === captured[0].pid)!.process;
+    const mainRun = runs.find((r) => r.process.pid === captured[0].pid)!;
+    const v8 = mainRun.signals ?? await mainRun.v8?.finish(captured[0].profile, { targetGone: true });
+    await saveV8Signals(saved[0]?.path, v8);
+    const analysis = await analyzeProfiles(saved, { limit: request.limit, v8 });
+    const main = mainRun.process;
     const warnings: Warning[] = [...analysis.warnings];
     if (timedOut) warnings.unshift({ code: 'SCRIPT_TIMEOUT', message: `The script was stopped after ${Math.round(request.timeoutMs! / 1000)} s (--timeout); the profile covers the time until then.` });
     else if (exit.code !== 0) warnings.unshift({ code: 'SCRIPT_FAILED', message: `The script ${target.describeExit()}; the profile covers its run until then.${target.output.forMessage()}` });
     const envWarning = nodeEnvWarning(main.nodeEnv);
     if (envWarning) warnings.unshift(envWarning);
-    return {
+    const result: ScriptResult = {
       kind: 'script',
-      target: { command: request.command, pid: main.pid, nodeVersion: main.nodeVersion, nodeEnv: main.nodeEnv, exitCode: exit.code, signal: exit.signal },
+      target: { command: request.command, pid: main.pid, nodeVersion: main.nodeVersion, nodeEnv: main.nodeEnv, exitCode: exit.code, signal: exit.signal, ...targetFacts(v8, main.execArgv) },
       profilePath: saved[0].path,
       profiles: saved,
       samplingIntervalMicros: request.samplingIntervalMicros,
@@ -117,11 +143,16 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
       ...analysis,
       warnings,
     };
+    result.checks = checksAfterRun(result);
+    return result;
   } finally {
     if (timer) clearTimeout(timer);
     subs.dispose();
+    // Other processes' collectors (and all of them on failure): nothing to read, only files to remove.
+    for (const r of runs) await r.v8?.finish(undefined, { targetGone: true }).catch(() => undefined);
     for (const r of runs) { r.run?.dispose(); await r.client?.close(); }
     await target.stop();
+    for (const r of runs) removeTraceFile(r.process.pid); // what they traced on their way out
   }
 }
 

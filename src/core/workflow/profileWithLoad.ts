@@ -6,7 +6,10 @@ import { CdpClient } from '../inspector/cdpClient';
 import { type LoadOptions, type LoadOptionsInput, resolveLoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import { analyzeProfiles, type Analysis } from './analyze';
-import { nodeEnvWarning } from './preflight';
+import { checksAfterRun, nodeEnvWarning } from './preflight';
+import { writeV8Sidecar } from '../v8/sidecar';
+import { removeTraceFile } from '../v8/flags';
+import type { V8RawSignals } from '../v8/types';
 import { saveProfiles, type SavedProfile } from './profileStore';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
@@ -21,9 +24,38 @@ export interface ProfileRequest extends TargetCommand {
   name: string;
   workers?: boolean;
   limit?: number;
+  /** Collect V8's signals (tiers, deopts, inlining) in the same run; default true. */
+  v8?: boolean;
 }
 
-export interface TargetInfo { command: string[]; pid: number; port?: number; nodeVersion: string; nodeEnv: string | null }
+export interface TargetInfo {
+  command: string[];
+  pid: number;
+  port?: number;
+  nodeVersion: string;
+  nodeEnv: string | null;
+  /** The node flags of the profiled process, when known (for the production-parity checks). */
+  execArgv?: string[];
+  /** Its NODE_OPTIONS as it saw them (Hotpath's own `--require` preload included), when known. */
+  nodeOptions?: string | null;
+  /** process.sourceMapsEnabled in the app (--enable-source-maps), when known. */
+  sourceMapsEnabled?: boolean | null;
+}
+
+/** The facts V8's collection read from the target, for TargetInfo. */
+export function targetFacts(v8: V8RawSignals | undefined, execArgv?: string[]): Pick<TargetInfo, 'execArgv' | 'nodeOptions' | 'sourceMapsEnabled'> {
+  const t = v8?.target;
+  const out: Pick<TargetInfo, 'execArgv' | 'nodeOptions' | 'sourceMapsEnabled'> = {};
+  if (t?.execArgv ?? execArgv) out.execArgv = t?.execArgv ?? execArgv;
+  if (t) { out.nodeOptions = t.nodeOptions; out.sourceMapsEnabled = t.sourceMapsEnabled; }
+  return out;
+}
+
+/** Saves the run's V8 signals next to the main profile (so `hotpath report` shows them again); best effort. */
+export async function saveV8Signals(profilePath: string | undefined, v8: V8RawSignals | undefined): Promise<void> {
+  if (!profilePath || !v8) return;
+  try { await writeV8Sidecar(profilePath, v8); } catch { /* the analysis still has them; only a later report would not */ }
+}
 
 export interface ProfileResult extends Analysis {
   kind: 'profile';
@@ -53,12 +85,15 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
   progress({ stage: 'starting', message: `Starting ${request.command.join(' ')}`, fraction: 0 });
 
   const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
+  let profiledPid: number | undefined;
   const captured = await withHttpTarget(request, { token, logger }, async (target, ready) => {
+    profiledPid = ready.process.pid;
     const loadOptions = resolveLoadOptions(request.load, { port: ready.port });
     const client = await CdpClient.connect(ready.process.inspectorUrl!, { token, logger });
     try {
       const profiled = await profileUnderLoad(client, ready.process.pid, loadOptions, {
         token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+        v8: request.v8 === false ? undefined : { mode: 'launch', output: target.onOutput },
         onCrash: async (err, partial) => {
           const saved = await saveProfiles(outDir, request.name, partial);
           await client.close(); // the crashed app waits for the debugger to leave before it exits
@@ -71,20 +106,25 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
     } finally {
       await client.close();
     }
-  });
+  // The app has exited here; it may have traced on its way out (after a crash, say): remove the file.
+  }).finally(() => { if (profiledPid !== undefined) removeTraceFile(profiledPid); });
 
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
   const saved = await saveProfiles(outDir, request.name, captured.profiles);
-  const analysis = await analyzeProfiles(saved, { limit: request.limit });
+  await saveV8Signals(saved[0]?.path, captured.v8);
+  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: captured.v8 });
   const warnings: Warning[] = [...captured.load.warnings, ...analysis.warnings];
   if (captured.endedEarly) {
     warnings.unshift({ code: 'TARGET_EXITED_DURING_PROFILE', message: `The app ${captured.target.describeExit()} before the load ended; the profile covers the time until then.${captured.target.output.forMessage()}` });
   }
   const envWarning = nodeEnvWarning(captured.ready.process.nodeEnv);
   if (envWarning) warnings.unshift(envWarning);
-  return {
+  const result: ProfileResult = {
     kind: 'profile',
-    target: { command: request.command, pid: captured.ready.process.pid, port: captured.ready.port, nodeVersion: captured.ready.process.nodeVersion, nodeEnv: captured.ready.process.nodeEnv },
+    target: {
+      command: request.command, pid: captured.ready.process.pid, port: captured.ready.port, nodeVersion: captured.ready.process.nodeVersion, nodeEnv: captured.ready.process.nodeEnv,
+      ...targetFacts(captured.v8, captured.ready.process.execArgv),
+    },
     load: captured.load,
     loadOptions: captured.loadOptions,
     profilePath: saved[0].path,
@@ -93,4 +133,6 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
     ...analysis,
     warnings,
   };
+  result.checks = checksAfterRun(result);
+  return result;
 }

@@ -7,12 +7,17 @@ import type { LoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import { measure, warmUp } from './loadPhases';
 import type { ProgressSink } from './progress';
+import type { Event } from '../common/events';
+import { V8Collector, type V8Mode } from '../v8/collector';
+import type { V8RawSignals } from '../v8/types';
 
 export interface ProfiledLoad {
   profiles: CapturedProfile[];
   load: LoadResult;
   /** The process ended before the load did; the profiles cover the time until then. */
   endedEarly: boolean;
+  /** V8's signals of the main thread, collected in the same run (when asked for). */
+  v8?: V8RawSignals;
 }
 
 export interface ProfiledLoadContext {
@@ -26,6 +31,12 @@ export interface ProfiledLoadContext {
    * Receives the error and what was captured; must throw. Without it the load's error is rethrown.
    */
   onCrash?: (err: unknown, captured: CapturedProfile[]) => Promise<never>;
+  /**
+   * Collect V8's signals (tiers, deopts, inlining) in the same run: switched on before the warm-up,
+   * read after Profiler.stop. `output`: the target's output, where V8 prints inlining refusals
+   * (launch only; when attaching it is the app's own stdout, never touched).
+   */
+  v8?: { mode: V8Mode; output?: Event<string> };
 }
 
 /**
@@ -35,17 +46,31 @@ export interface ProfiledLoadContext {
 export async function profileUnderLoad(client: CdpClient, pid: number, loadOptions: LoadOptions, ctx: ProfiledLoadContext): Promise<ProfiledLoad> {
   const { token, logger, progress } = ctx;
   const phase = { token, logger, progress, totalSeconds: loadOptions.warmupSeconds + loadOptions.durationSeconds };
-  await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
-  const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: ctx.workers, logger });
+  // Before the warm-up: V8 optimizes the hot code during it, and those compiles are what we want to see.
+  // The guard: should we never switch the signals off, the app does itself a while after the run.
+  const guardSeconds = loadOptions.warmupSeconds + loadOptions.durationSeconds + 120;
+  const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds }) : undefined;
+  let succeeded = false;
   try {
-    const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
-    progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
-    const profiles = await run.stop();
-    return { profiles, load, endedEarly: run.ended && !profiles.some((p) => !p.partial) };
-  } catch (err) {
-    if (!ctx.onCrash || !run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
-    return await ctx.onCrash(err, await run.stop());
+    await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
+    const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: ctx.workers, logger });
+    try {
+      const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
+      progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
+      await v8?.stopTracing();
+      const profiles = await run.stop();
+      // After Profiler.stop: the tier query walks the heap, which must not be in the profile.
+      const signals = v8 ? await v8.finish(profiles.find((p) => p.thread === 'main')?.profile, { targetGone: client.isClosed }) : undefined;
+      succeeded = true;
+      return { profiles, load, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}) };
+    } catch (err) {
+      if (!ctx.onCrash || !run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
+      return await ctx.onCrash(err, await run.stop());
+    } finally {
+      run.dispose();
+    }
   } finally {
-    run.dispose();
+    // Errors, cancellation, a crash: leave the process as it was (flags off) and remove the trace file.
+    if (!succeeded) await v8?.abandon();
   }
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { loadProfile, rankHotspots, rankLines } from '../profile';
-import type { Analysis, ThreadHotLine, ThreadHotspot } from './analyze';
+import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
 
 export interface ReportResult extends Analysis {
   kind: 'report';
@@ -16,5 +16,8 @@ export async function reportProfile(file: string, options: { limit?: number } = 
   const limit = options.limit ?? 20;
   const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
   const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model };
+  // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
+  const v8 = await attachV8(model, profilePath, undefined);
+  annotateHotspots(hotspots, model, v8.v8Functions);
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model, ...v8 };
 }

@@ -97,7 +97,7 @@ export interface EncodedHeader {
   byteLength: number;
 }
 
-function sectionsOf(p: FlamePayload): [string, TypedArray][] {
+function sectionsOf(p: FlamePayload, exactTimeline: boolean): [string, TypedArray][] {
   const s: [string, TypedArray][] = [
     ['functions.name', p.functions.name], ['functions.file', p.functions.file], ['functions.line', p.functions.line],
     ['functions.column', p.functions.column], ['functions.pkg', p.functions.pkg], ['functions.category', p.functions.category],
@@ -105,8 +105,9 @@ function sectionsOf(p: FlamePayload): [string, TypedArray][] {
     ...Object.entries(p.functions.extras ?? {}).map(([name, a]): [string, TypedArray] => [`functions.extras.${name}`, a]),
     ['frames.parent', p.frames.parent], ['frames.func', p.frames.func], ['frames.selfUs', p.frames.selfUs],
   ];
-  // Run starts travel as float32 durations (a third smaller; exact to 2 µs below 16 s per run).
-  if (p.timeline) s.push(['timeline.frame', p.timeline.frame], ['timeline.durationUs', durationsOf(p.timeline)]);
+  // In a report, run starts travel as float32 durations (a third smaller; exact to 2 µs below 16 s per
+  // run). Chunked host messages keep them exact, so a chunked payload is the payload itself.
+  if (p.timeline) s.push(['timeline.frame', p.timeline.frame], exactTimeline ? ['timeline.startUs', p.timeline.startUs] : ['timeline.durationUs', durationsOf(p.timeline)]);
   if (p.diff) s.push(['diff.beforeSelfUs', p.diff.beforeSelfUs]);
   return s;
 }
@@ -130,9 +131,14 @@ function startsOf(durations: Float32Array): Float64Array {
   return s;
 }
 
+export interface EncodeOptions {
+  /** Keep the flame chart's run starts as float64 (default: float32 durations, for reports). */
+  exactTimeline?: boolean;
+}
+
 /** Split a payload into a JSON-able header and one binary blob (sections 8-byte aligned). */
-export function encodePayload(p: FlamePayload): { header: EncodedHeader; binary: Uint8Array } {
-  const parts = sectionsOf(p);
+export function encodePayload(p: FlamePayload, options: EncodeOptions = {}): { header: EncodedHeader; binary: Uint8Array } {
+  const parts = sectionsOf(p, options.exactTimeline === true);
   const sections: Section[] = [];
   let offset = 0;
   for (const [path, array] of parts) {
@@ -186,7 +192,10 @@ export function decodePayload(header: EncodedHeader, binary: Uint8Array): FlameP
   for (const [path, array] of get) {
     if (path.startsWith('functions.extras.')) (payload.functions.extras ??= {})[path.slice('functions.extras.'.length)] = array as Uint8Array;
   }
-  if (header.timeline) payload.timeline = { ...header.timeline, frame: need('timeline.frame'), startUs: startsOf(need('timeline.durationUs')) };
+  if (header.timeline) {
+    const exact = get.get('timeline.startUs') as Float64Array | undefined;
+    payload.timeline = { ...header.timeline, frame: need('timeline.frame'), startUs: exact ?? startsOf(need('timeline.durationUs')) };
+  }
   if (header.diff) payload.diff = { before: header.diff.before, beforeSelfUs: need('diff.beforeSelfUs') };
   return payload;
 }

@@ -64,14 +64,33 @@ export function normalizeTree(
   const total = Float64Array.from(selfUs.subarray(0, count));
   for (let k = n - 1; k > 0; k--) total[parent[order[k]]] += total[order[k]];
 
-  // Sort each child list heaviest first (ties: lower function index, then original index: deterministic).
+  // Sort each child list heaviest first (ties: lower function index, then original index: a total
+  // order, so the result does not depend on the algorithm). Most lists are short: insertion sort in
+  // place, no allocation; long ones go through Array.prototype.sort.
+  const before = (x: number, y: number) => total[y] - total[x] || func[x] - func[y] || x - y;
   for (let v = 0; v < count; v++) {
     const a = offsets[v];
     const b = offsets[v + 1];
     if (b - a < 2) continue;
-    const list = Array.from(children.subarray(a, b));
-    list.sort((x, y) => total[y] - total[x] || func[x] - func[y] || x - y);
-    children.set(list, a);
+    if (b - a <= 16) {
+      for (let i = a + 1; i < b; i++) {
+        const x = children[i];
+        const tx = total[x];
+        let j = i - 1;
+        for (; j >= a; j--) {
+          const y = children[j];
+          const ty = total[y];
+          // y stays before x unless x is heavier, or as heavy with a lower function or index.
+          if (ty > tx || (ty === tx && (func[y] < func[x] || (func[y] === func[x] && y < x)))) break;
+          children[j + 1] = y;
+        }
+        children[j + 1] = x;
+      }
+    } else {
+      const list = Array.from(children.subarray(a, b));
+      list.sort(before);
+      children.set(list, a);
+    }
   }
 
   // Final pre-order with the sorted children: new index per node.

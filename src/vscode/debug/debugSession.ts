@@ -52,7 +52,7 @@ export class HotpathDebugSession extends LoggingDebugSession {
     this.running = this.controller.execute(request, {
       token: this.cancel.token, notify: false,
       onProgress: (p) => {
-        const line = `${p.message}${p.requestsPerSecond !== undefined ? ` · ${rps(p.requestsPerSecond)} req/s` : ''}`;
+        const line = `${p.message}${p.requestsPerSecond !== undefined && !p.message.includes('req/s') ? ` · ${rps(p.requestsPerSecond)} req/s` : ''}`;
         // Stage changes always; live figures at most once per second (one per progress tick).
         if (p.stage !== lastStage || p.requestsPerSecond !== undefined) this.out(line);
         lastStage = p.stage;

@@ -96,7 +96,8 @@ export class RunController implements vscode.Disposable {
             const fraction = p.fraction ?? done;
             const increment = Math.max(0, fraction - done) * 100;
             done = Math.max(done, fraction);
-            const live = p.requestsPerSecond !== undefined ? ` · ${rps(p.requestsPerSecond)} req/s` : '';
+            // The core's load messages already carry the live rate; add it only where they do not.
+            const live = p.requestsPerSecond !== undefined && !p.message.includes('req/s') ? ` · ${rps(p.requestsPerSecond)} req/s` : '';
             progress.report({ message: `${p.message}${live}`, increment });
           },
         });

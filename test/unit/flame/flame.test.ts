@@ -9,6 +9,7 @@ import {
   outermostFramesOf, sandwich, timelineSpans, type FrameTree,
 } from '../../../src/core/flame';
 import { CategoryCode } from '../../../src/shared/flame/categories';
+import { treeFromPreorder } from '../../../src/shared/flame/tree';
 import { fixture, functionNamed } from '../profile/helpers';
 
 const load = (name: string) => loadProfile(fixture(name), { sourceMaps: false });
@@ -94,6 +95,15 @@ describe('flame: timeline (flame chart)', () => {
       perFrame[tl.frame[r]] += end - tl.startUs[r];
     }
     for (let i = 0; i < tree.count; i++) close(perFrame[i], tree.selfUs[i], `frame ${i} time`, 1e-9);
+  });
+
+  it('its length is exactly the model\'s duration (the resampled path relies on it)', async () => {
+    for (const name of ['cpu-hot', 'recursion', 'deps', 'ts-tsc']) {
+      const model = await load(name);
+      const { nodeToFrame } = aggregate(model);
+      assert.equal(buildTimeline(model, nodeToFrame, 1e9).endUs, model.durationUs, name);
+      assert.equal(buildTimeline(model, nodeToFrame, 10).endUs, model.durationUs, name);
+    }
   });
 
   it('resamples past maxRuns, keeping the length and the dominant frames', async () => {
@@ -191,6 +201,39 @@ describe('flame: sandwich', () => {
     const direct = (t: FrameTree, f: number) => { for (let c = 1; c < t.end[0]; c = t.end[c]) if (t.func[c] === f) return t.totalUs[c]; return 0; };
     assert.ok(direct(s.callers, heavy) > direct(s.callers, light), 'heavyCaller calls it more than lightCaller');
     assert.ok(direct(s.callers, light) > 0);
+  });
+
+  it('diff: the before-profile times travel into both sandwich trees', async () => {
+    const before = await load('cpu-hot');
+    const after = await load('deps');
+    const p = buildDiffPayload(before, after);
+    const { tree } = treeFromPreorder(p.frames.parent, p.frames.func, p.frames.selfUs, p.diff!.beforeSelfUs);
+    const subtreeSums = (t: FrameTree, values: Float64Array) => {
+      const sums = Float64Array.from(values);
+      for (let i = t.count - 1; i > 0; i--) sums[t.parent[i]] += sums[i];
+      return sums;
+    };
+    let checked = 0;
+    let withBefore = 0;
+    for (const name of ['heavyCaller', '(program)', '(garbage collector)']) {
+      const f = functionNamed(after, name).index;
+      const roots = outermostFramesOf(tree, f);
+      const beforeUnder = roots.reduce((a, r) => a + subtreeSums(tree, tree.extraUs!)[r], 0);
+      if (beforeUnder > 0) withBefore++;
+      const s = sandwich(tree, f);
+      assert.ok(s.callers.extraUs && s.callees.extraUs, `${name}: both trees carry before-times`);
+      close(subtreeSums(s.callees, s.callees.extraUs)[0], beforeUnder, `${name}: callees hold the before time under the function`);
+      close(subtreeSums(s.callers, s.callers.extraUs)[0], beforeUnder, `${name}: callers hold it too, by call path`);
+      // Each caller path's before time is the before total of the frames it stands for.
+      for (let c = 1; c < s.callers.end[0]; c = s.callers.end[c]) {
+        const direct = roots.filter((r) => tree.func[tree.parent[r]] === s.callers.func[c]);
+        close(subtreeSums(s.callers, s.callers.extraUs)[c], direct.reduce((a, r) => a + subtreeSums(tree, tree.extraUs!)[r], 0), `${name}: via ${after.functions[s.callers.func[c]].name}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0 && withBefore >= 2, `${checked} callers, ${withBefore} functions with before-time`);
+    // Without a diff, nothing extra appears.
+    assert.equal(sandwich(aggregate(after).tree, functionNamed(after, 'heavyCaller').index).callers.extraUs, undefined);
   });
 
   it('recursion: fib counted once', async () => {

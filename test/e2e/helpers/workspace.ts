@@ -1,0 +1,32 @@
+/**
+ * The folder the end-to-end tests open: a fresh temp copy of examples/shop with one Hotpath target
+ * and short load settings. The target's command carries a unique marker argument (the app ignores
+ * it) so a test can ask the OS whether any process of the target survived.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { marker } from '../../helpers/cli';
+import { ROOT } from './workbench';
+
+export interface ShopWorkspace {
+  dir: string;
+  marker: string;
+  remove(): void;
+}
+
+export function shopWorkspace(extraSettings: Record<string, unknown> = {}): ShopWorkspace {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-e2e-shop-'));
+  fs.cpSync(path.join(ROOT, 'examples', 'shop'), dir, { recursive: true });
+  const mark = marker();
+  fs.mkdirSync(path.join(dir, '.vscode'));
+  fs.writeFileSync(path.join(dir, '.vscode', 'settings.json'), JSON.stringify({
+    'hotpath.targets': [{ name: 'shop', command: ['node', 'server.js', mark], env: { PORT: '0' } }],
+    'hotpath.load.durationSeconds': 3,
+    'hotpath.load.warmupSeconds': 1,
+    'hotpath.load.connections': 4,
+    'hotpath.baseline.runs': 2,
+    ...extraSettings,
+  }, null, 2));
+  return { dir, marker: mark, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}

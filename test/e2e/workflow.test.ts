@@ -1,0 +1,325 @@
+/**
+ * The whole loop through the real VS Code UI (code-server + headless Chromium, the packaged .vsix
+ * installed): Profile with Load from the command palette with the NODE_ENV warning, the flamegraph
+ * panel and its open-source action, CodeLens, hot-line decorations and hover in lib/template.js,
+ * Establish Baseline / Verify Against Baseline, and cancelling a run from the progress
+ * notification. Real app (examples/shop), real load, real inspector. The tests run in order and
+ * build on each other (one server and one page for all: the workbench costs 10–40 s to load).
+ * Screenshots of every step go to test-results/e2e/.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { processesWith, waitForNoProcesses } from '../helpers/cli';
+import {
+  clearToasts, cursorLine, goToLine, nodeEnvWarning, openFile, openWorkbench, progressToast, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview,
+} from './helpers/workbench';
+import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
+
+const TEMPLATE_FUNCTIONS = ['tokenize', 'generate', 'compile', 'escape', 'render'];
+
+/** "<function> 41.2% self" → the function. */
+function hotFunctionOf(statusText: string): string {
+  const m = /^(.*\S)\s+[\d.]+% self/.exec(statusText);
+  assert.ok(m, `status bar "${statusText}" names a function and its self share`);
+  return m[1];
+}
+
+/** 1-based line of `function <name>(` in a source text. */
+function declarationLine(source: string, name: string): number {
+  const i = source.split('\n').findIndex((l) => new RegExp(`^\\s*function ${name}\\(`).test(l));
+  assert.ok(i >= 0, `function ${name} is declared in the file`);
+  return i + 1;
+}
+
+interface LensAt { lens: string; line: string; index: number }
+
+/**
+ * Each CodeLens in view in the visible editors, with the text of the line it stands above and its
+ * index among all `.editor-instance .monaco-editor .codelens-decoration` elements (to click it).
+ */
+function lensesWithLines(page: Page): Promise<LensAt[]> {
+  // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
+  return page.evaluate(() => {
+    const out: { lens: string; line: string; index: number }[] = [];
+    const all = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')];
+    for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
+      const view = editor.getBoundingClientRect();
+      const lines = [...editor.querySelectorAll('.view-lines .view-line')].map((l) => ({ top: l.getBoundingClientRect().top, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }));
+      for (const lens of editor.querySelectorAll('.codelens-decoration')) {
+        const r = lens.getBoundingClientRect();
+        // Monaco keeps lenses of lines scrolled out of view in the DOM; only lines in view are rendered.
+        if (!r.height || r.top < view.top || r.bottom > view.bottom - 20) continue;
+        // The lens is drawn in a view zone right above its line: the first line below it.
+        const below = lines.filter((l) => l.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
+        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below?.text ?? '', index: all.indexOf(lens) });
+      }
+    }
+    return out;
+  });
+}
+
+interface HotLine { text: string; after: string; x: number; y: number }
+
+/**
+ * Visible editor lines that carry a hot-line after-text ("4.2% · 61 ms"), with a point on their
+ * code to hover. VS Code draws `after.contentText` as the CSS `::after` content of an empty span
+ * in the line (class `ced-…`), so the text is read from the computed style, as drawn.
+ */
+function hotLines(page: Page): Promise<HotLine[]> {
+  return page.evaluate(() => {
+    const out: { text: string; after: string; x: number; y: number }[] = [];
+    for (const line of document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')) {
+      const after = [...line.querySelectorAll('span[class*="ced-"]')]
+        .map((el) => getComputedStyle(el, '::after').content)
+        .filter((c) => c && c !== 'none' && c !== 'normal')
+        .map((c) => c.replace(/^"|"$/g, ''))
+        .join(' ');
+      if (!/\d+(\.\d+)?% · [\d,.]+ ms/.test(after)) continue;
+      const token = [...line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
+      if (!token) continue;
+      const r = token.getBoundingClientRect();
+      out.push({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2 });
+    }
+    return out;
+  });
+}
+
+describe('VS Code end to end: the workflow in the real UI', function () {
+  this.timeout(240_000);
+  let s: UiSession;
+  let page: Page;
+  let failed = false;
+  let hotFunction = '';
+  let hotLine = 0;
+  const t0 = Date.now();
+
+  before(async function () {
+    this.timeout(300_000);
+    skipUnlessE2E(this);
+    s = await startUiSession();
+    page = s.page;
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      failed = true;
+      if (page) await screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    if (page) await screenshot(page, '99-final').catch(() => undefined);
+    await s?.close(failed);
+    log(`workflow suite: ${seconds(t0)}`);
+  });
+
+  it('opens the shop in the workbench; the extension is not active yet', async () => {
+    const t = Date.now();
+    await openWorkbench(page, s.server.url, s.workspace.dir);
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'server.js' }).waitFor({ timeout: 90_000 });
+    // Lazy activation: no Hotpath status bar entry before a Hotpath command ran.
+    await page.waitForTimeout(3000);
+    assert.equal(await statusItem(page, 'hotpath.status').count(), 0, 'the Hotpath status bar item exists before any Hotpath command (eager activation?)');
+    await screenshot(page, '01-workbench');
+    log(`workbench ready in ${seconds(t)}`);
+  });
+
+  it('Profile with Load: NODE_ENV warning (closing it cancels) → Run Anyway → progress with live req/s → hotspot in the status bar', async () => {
+    // Closing the warning cancels the run: nothing starts.
+    await runCommand(page, 'Hotpath: Profile with Load');
+    const first = nodeEnvWarning(page);
+    await first.waitFor({ timeout: 60_000 });
+    await first.hover();
+    await first.locator('.codicon-notifications-clear').click();
+    await first.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.waitForTimeout(3000);
+    assert.deepEqual(processesWith(s.workspace.marker), [], 'closing the NODE_ENV warning started nothing');
+    assert.equal(await progressToast(page, 'Hotpath: Profile with Load').count(), 0, 'no progress after closing the warning');
+
+    const t = Date.now();
+    await runCommand(page, 'Hotpath: Profile with Load');
+    const warning = nodeEnvWarning(page);
+    await warning.waitFor({ timeout: 60_000 });
+    const warningText = await textOf(warning);
+    assert.match(warningText, /NODE_ENV/);
+    for (const label of ['Run with NODE_ENV=production', 'Run Anyway', "Don't Ask for This Target"]) {
+      assert.equal(await toastButton(warning, label).count(), 1, `warning has a "${label}" button: ${warningText}`);
+    }
+    await screenshot(page, '02-node-env-warning');
+    await toastButton(warning, 'Run Anyway').click();
+
+    await progressToast(page, 'Hotpath: Profile with Load').waitFor({ timeout: 60_000 });
+    const status = statusItem(page, 'hotpath.status');
+    let sawLive = '';
+    let shotTaken = false;
+    const done = await waitForText(status, /% self/, 180_000, (text) => {
+      if (!sawLive && /[\d,]+ req\/s/.test(text)) sawLive = text;
+      if (sawLive && !shotTaken) { shotTaken = true; void screenshot(page, '03-profiling-progress').catch(() => undefined); }
+    });
+    assert.ok(sawLive, 'the status bar showed the live request rate while the load ran');
+    assert.match(sawLive, /… [\d,]+ req\/s/);
+    hotFunction = hotFunctionOf(done);
+    assert.ok(TEMPLATE_FUNCTIONS.includes(hotFunction), `the top hotspot "${hotFunction}" is one of lib/template.js's functions (${done})`);
+    const source = fs.readFileSync(path.join(s.workspace.dir, 'lib', 'template.js'), 'utf8');
+    hotLine = declarationLine(source, hotFunction);
+    // An information notification summarises the top hotspot.
+    await toast(page, hotFunction).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), [], 'the target is stopped after the run');
+    await screenshot(page, '04-profile-done');
+    log(`profile with load: ${seconds(t)} (status "${done}", live "${sawLive}")`);
+  });
+
+  it('the flamegraph panel shows the hot function; its open-source action opens the file at the line', async () => {
+    const frame = webview(page);
+    const pane = frame.locator('[data-pane="main"]');
+    await pane.waitFor({ timeout: 60_000 });
+    const boxes = await pane.evaluate(() => (globalThis as any).__hotpath.boxes('main') as { name: string; file: string; line: number; x: number; y: number; w: number; h: number }[]);
+    const hot = boxes.filter((b) => b.name === hotFunction).sort((a, b) => b.w - a.w)[0];
+    assert.ok(hot, `a frame of ${hotFunction} is drawn (drawn: ${[...new Set(boxes.map((b) => b.name))].slice(0, 20).join(', ')})`);
+    assert.match(hot.file, /template\.js$/);
+    assert.equal(hot.line, hotLine);
+    await screenshot(page, '05-flamegraph');
+
+    // Click the frame (selects it; the details bar offers "Open template.js:<line>"), then open it.
+    const rect = await pane.evaluate((el) => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top }; });
+    await pane.click({ position: { x: hot.x - rect.left + Math.min(hot.w / 2, 40), y: hot.y - rect.top + hot.h / 2 } });
+    const open = frame.locator('.hp-details button', { hasText: `Open template.js:${hotLine}` });
+    await open.waitFor({ timeout: 10_000 });
+    await open.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'template.js' }).waitFor({ timeout: 30_000 });
+    await cursorLine(page, hotLine);
+    await screenshot(page, '06-open-source');
+    // Leave the file closed, so the next test opens it through Quick Open as a user would.
+    await runCommand(page, 'View: Close Editor');
+    await page.locator('.tabs-container .tab', { hasText: 'template.js' }).waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('lib/template.js (Quick Open): CodeLens on the hot function, hot-line texts, hover with Self time', async () => {
+    await openFile(page, 'lib/template.js');
+    await goToLine(page, hotLine);
+    const lensLocator = page.locator('.monaco-editor .codelens-decoration', { hasText: 'self' }).filter({ visible: true }).first();
+    await lensLocator.waitFor({ timeout: 30_000 });
+    const lenses = await lensesWithLines(page);
+    const onHot = lenses.find((l) => new RegExp(`^\\s*function ${hotFunction}\\(`).test(l.line));
+    assert.ok(onHot, `a CodeLens stands above "function ${hotFunction}(": ${JSON.stringify(lenses)}`);
+    assert.match(onHot.lens, /\d+(\.\d+)?% self · \d+(\.\d+)?% total · [\d,.]+ ms/);
+    // V8's view, collected in the same run: the tier the hot function ran in.
+    assert.match(onHot.lens, / · (Ignition|Sparkplug|Maglev|TurboFan)\b/, `the CodeLens names the V8 tier: ${onHot.lens}`);
+    for (const l of lenses.filter((x) => /% self/.test(x.lens))) {
+      assert.match(l.line, /^\s*function \w+\(/, `every Hotpath CodeLens is on a declaration line: ${JSON.stringify(l)}`);
+    }
+    await screenshot(page, '07-codelens');
+
+    const lines = await hotLines(page);
+    assert.ok(lines.length > 0, 'hot lines of template.js in view carry an after-text "N% · N ms"');
+    for (const l of lines) assert.match(l.after, /^\s*\d+(\.\d+)?% · [\d,.]+ ms/, `after-text of "${l.text.trim()}"`);
+    log(`hot lines in view: ${lines.map((l) => `"${l.text.trim().slice(0, 30)}…" ${l.after}`).join('; ')}`);
+
+    // Hover the code of the first hot line in view.
+    const target = lines[0];
+    const hover = page.locator('.monaco-hover:visible', { hasText: 'Self time' }).first();
+    for (let attempt = 0; ; attempt++) {
+      await page.mouse.move(target.x - 3, target.y);
+      await page.mouse.move(target.x, target.y, { steps: 3 });
+      try { await hover.waitFor({ timeout: 5_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
+    }
+    const hoverText = await textOf(hover);
+    assert.match(hoverText, /Self time/);
+    assert.match(hoverText, /[\d,.]+ ms/);
+    assert.match(hoverText, /\d+(\.\d+)?%/);
+    assert.match(hoverText, /sample/i);
+    assert.match(hoverText, /\.cpuprofile/);
+    await screenshot(page, '08-hover');
+    await page.mouse.move(5, 5);
+  });
+
+  it('clicking the CodeLens shows the flamegraph focused on the function', async () => {
+    // First select another frame in the flamegraph (the root), so the focus has to come from the lens.
+    await page.locator('.tabs-container .tab', { hasText: 'Flamegraph' }).first().click();
+    const frame = webview(page);
+    const pane = frame.locator('[data-pane="main"]');
+    const root = await pane.evaluate((el) => {
+      const boxes = (globalThis as any).__hotpath.boxes('main') as { name: string; x: number; y: number; w: number; h: number }[];
+      const widest = boxes.sort((a, b) => b.w - a.w)[0];
+      const r = el.getBoundingClientRect();
+      return { name: widest.name, x: widest.x - r.left + 20, y: widest.y - r.top + widest.h / 2 };
+    });
+    await pane.click({ position: { x: root.x, y: root.y } });
+    const details = frame.locator('.hp-details');
+    await details.filter({ hasText: root.name }).waitFor({ timeout: 10_000 });
+    assert.ok(!(await textOf(details)).includes(`template.js:${hotLine}`), `the details show the root, not ${hotFunction}`);
+
+    await page.locator('.tabs-container .tab', { hasText: 'template.js' }).first().click();
+    await goToLine(page, hotLine);
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'self' }).filter({ visible: true }).first().waitFor({ timeout: 30_000 });
+    const lens = (await lensesWithLines(page)).find((l) => new RegExp(`^\\s*function ${hotFunction}\\(`).test(l.line));
+    assert.ok(lens, `the CodeLens of ${hotFunction} is in view`);
+    await page.locator('.editor-instance .monaco-editor .codelens-decoration').nth(lens.index).locator('a').first().click();
+    await details.filter({ hasText: `template.js:${hotLine}` }).waitFor({ timeout: 30_000 });
+    assert.match(await textOf(details), new RegExp(`^${hotFunction}\\b`));
+    await screenshot(page, '09-codelens-focus');
+  });
+
+  it("Establish Baseline (warning → Don't Ask for This Target), then Verify Against Baseline", async () => {
+    await clearToasts(page);
+    let t = Date.now();
+    await runCommand(page, 'Hotpath: Establish Baseline');
+    const warning = nodeEnvWarning(page);
+    await warning.waitFor({ timeout: 60_000 });
+    await toastButton(warning, "Don't Ask for This Target").click();
+    await progressToast(page, 'Hotpath: Establish Baseline').waitFor({ timeout: 60_000 });
+    await screenshot(page, '10-baseline-progress');
+    const status = statusItem(page, 'hotpath.status');
+    const baseline = await waitForText(status, /[\d,]+ req\/s baseline/, 180_000);
+    await screenshot(page, '11-baseline-done');
+    log(`establish baseline: ${seconds(t)} ("${baseline}")`);
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
+
+    await clearToasts(page);
+    t = Date.now();
+    await runCommand(page, 'Hotpath: Verify Against Baseline');
+    await progressToast(page, 'Hotpath: Verify Against Baseline').waitFor({ timeout: 60_000 });
+    // "Don't Ask for This Target" is remembered: no second warning.
+    assert.equal(await nodeEnvWarning(page).count(), 0, 'no NODE_ENV warning after "Don\'t Ask for This Target"');
+    const verified = await waitForText(status, /vs baseline/, 180_000);
+    assert.match(verified, /[\d,]+ req\/s [+−-]\d+(\.\d+)?% vs baseline/);
+    const tooltip = (await status.getAttribute('aria-label')) ?? '';
+    log(`verify: ${seconds(t)} ("${verified}"; aria-label "${tooltip.slice(0, 120)}")`);
+    // The status bar tooltip (Markdown) shows both sides and the confidence interval.
+    await status.hover();
+    const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: /baseline/i }).filter({ visible: true }).first();
+    await tip.waitFor({ timeout: 10_000 });
+    const tipText = await textOf(tip);
+    // A table: "baseline now change" / "req/s 1,310 1,544 +18%" / "p99 latency …".
+    assert.match(tipText, /req\/s\s+[\d,.]+\s+[\d,.]+\s+[+−-]/, `tooltip shows baseline and current req/s: ${tipText}`);
+    assert.match(tipText, /\bCI\b|confidence/i, `tooltip shows the confidence interval: ${tipText}`);
+    log(`verify tooltip: ${tipText.slice(0, 300)}`);
+    await screenshot(page, '12-verify-done');
+    await page.mouse.move(700, 400);
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
+  });
+
+  it('Cancel on the progress notification stops the run and the target', async () => {
+    await clearToasts(page);
+    await runCommand(page, 'Hotpath: Profile with Load');
+    const progress = progressToast(page, 'Hotpath: Profile with Load');
+    await progress.waitFor({ timeout: 60_000 });
+    // Cancel once the target really runs (so there is something to stop).
+    const deadline = Date.now() + 60_000;
+    while (!processesWith(s.workspace.marker).length) {
+      assert.ok(Date.now() < deadline, 'the target started');
+      await page.waitForTimeout(100);
+    }
+    await screenshot(page, '13-before-cancel');
+    const t = Date.now();
+    await toastButton(progress, 'Cancel').click();
+    const left = await waitForNoProcesses(s.workspace.marker, 5000);
+    assert.deepEqual(left, [], `no target process left ${seconds(t)} after Cancel`);
+    log(`cancel: target gone ${seconds(t)} after the click`);
+    await progress.waitFor({ state: 'hidden', timeout: 30_000 });
+    await toast(page, /cancel/i).waitFor({ timeout: 10_000 });
+    await screenshot(page, '14-cancelled');
+  });
+});

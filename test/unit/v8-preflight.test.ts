@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { buildProfileModel } from '../../src/core/profile';
+import type { LoadResult } from '../../src/core/load/result';
+import { checksAfterRun, checksBeforeRun, nodeEnvWarning, type PreflightCheck } from '../../src/core/workflow/preflight';
+
+const byId = (checks: PreflightCheck[]) => Object.fromEntries(checks.map((c) => [c.id, c]));
+
+function load(perSecond: number[], cpu: number): LoadResult {
+  const mean = perSecond.reduce((a, b) => a + b, 0) / perSecond.length;
+  return {
+    url: 'http://127.0.0.1:1/', method: 'GET', connections: 10, pipelining: 1, durationSeconds: perSecond.length,
+    requests: { total: mean * perSecond.length, perSecond, mean, stddev: 0, min: Math.min(...perSecond), max: Math.max(...perSecond) },
+    latencyMs: { mean: 1, stddev: 0, p50: 1, p90: 1, p99: 1, max: 1 }, throughputBytesPerSec: { mean: 0, stddev: 0 },
+    errors: 0, timeouts: 0, non2xx: 0, statusCodes: { 200: 1 }, loadGeneratorCpuPct: cpu, warnings: [],
+  };
+}
+
+/** A profile whose main thread is idle for `idleShare` of its samples. */
+function model(idleShare: number) {
+  const idle = Math.round(100 * idleShare);
+  return buildProfileModel(JSON.stringify({
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2, 3] },
+      { id: 2, callFrame: { functionName: 'work', scriptId: '1', url: 'file:///app.js', lineNumber: 0, columnNumber: 13 }, hitCount: 100 - idle },
+      { id: 3, callFrame: { functionName: '(idle)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: idle },
+    ],
+    startTime: 0, endTime: 100_000, samples: [...Array(100 - idle).fill(2), ...Array(idle).fill(3)], timeDeltas: Array(100).fill(1000),
+  }), { sourceMaps: false });
+}
+
+describe('production-parity checks', () => {
+  it('before the run: from the command, the environment and the sampling interval', () => {
+    const checks = byId(checksBeforeRun({ mode: 'launch', command: ['node', '--inspect-brk', '--enable-source-maps', 'app.js'], env: { NODE_ENV: 'development' }, samplingIntervalMicros: 100 }));
+    assert.equal(checks['node-env'].status, 'warn');
+    assert.match(checks['node-env'].observed, /NODE_ENV=development/);
+    assert.equal(checks['sampling-interval'].status, 'warn');
+    assert.match(checks['sampling-interval'].observed, /45%/);
+    assert.equal(checks.debugger.status, 'warn');
+    assert.match(checks.debugger.observed, /--inspect-brk/);
+    assert.equal(checks['source-maps'].status, 'warn');
+    assert.match(checks['source-maps'].advice!, /Error\.stack/);
+    assert.equal(checks['v8-flags'].status, 'pass');
+    assert.ok(!('load-generator' in checks), 'load checks come after the run');
+
+    const clean = byId(checksBeforeRun({ mode: 'launch', command: ['node', 'app.js'], env: { NODE_ENV: 'production', NODE_OPTIONS: '--max-opt=2' }, samplingIntervalMicros: 1000 }));
+    assert.deepEqual([clean['node-env'].status, clean['sampling-interval'].status, clean.debugger.status, clean['source-maps'].status], ['pass', 'pass', 'pass', 'pass']);
+    assert.equal(clean['v8-flags'].status, 'warn', 'NODE_OPTIONS counts too');
+    assert.equal(byId(checksBeforeRun({ mode: 'attach', samplingIntervalMicros: 1000 }))['node-env'].status, 'info');
+  });
+
+  it('after the run: what the app reported, load-generator saturation, stability, an idle app', () => {
+    const result = {
+      kind: 'profile',
+      target: { command: ['node', 'app.js'], nodeEnv: 'production', execArgv: [], sourceMapsEnabled: true },
+      load: load([500, 1000, 1010, 990, 1000], 92),
+      samplingIntervalMicros: 1000,
+      model: model(0.7),
+      v8: { collected: true, nodeVersion: 'v20.0.0', findings: [{ id: 'V8_HOT_FUNCTION_NEVER_COMPILED', title: 't', text: 't', fix: 'f' }] },
+    };
+    const checks = byId(checksAfterRun(result));
+    assert.equal(checks['node-env'].status, 'pass');
+    assert.equal(checks['source-maps'].status, 'warn', 'process.sourceMapsEnabled as the app reported it');
+    assert.equal(checks.debugger.status, 'warn', 'a breakpoint seen by V8');
+    assert.equal(checks['load-generator'].status, 'warn');
+    assert.match(checks['load-generator'].observed, /92%/);
+    assert.equal(checks.stability.status, 'pass', 'the first second (connections opening) is left out');
+    assert.equal(checks['target-cpu'].status, 'warn');
+    assert.match(checks['target-cpu'].observed, /busy 30%.*idle 70%/);
+
+    const shaky = byId(checksAfterRun({ ...result, load: load([1000, 1000, 600, 1400, 700, 1300], 40), model: model(0.05) }));
+    assert.equal(shaky.stability.status, 'warn');
+    assert.equal(shaky['load-generator'].status, 'pass');
+    assert.equal(shaky['target-cpu'].status, 'pass');
+    assert.ok(!('load-generator' in byId(checksAfterRun({ ...result, kind: 'script', load: null }))), 'no load, no load checks');
+  });
+
+  it('keeps nodeEnvWarning as it was', () => {
+    assert.equal(nodeEnvWarning('production'), undefined);
+    assert.equal(nodeEnvWarning(null)?.code, 'NODE_ENV_NOT_PRODUCTION');
+  });
+});
