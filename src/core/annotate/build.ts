@@ -21,31 +21,39 @@ const round1 = (x: number): number => Math.round(x * 10) / 10;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
- * Callers of `func`, by the share of its total time they account for. Only outermost frames of `func`
- * count (a recursive call's caller is the function itself, which tells nothing).
+ * Callers of each wanted function, by the share of its total time they account for, in one pass over
+ * the call tree. Only outermost frames count (a recursive call's caller is the function itself, which
+ * tells nothing).
  */
-function callersOf(model: ProfileModel, func: number, maxCallers: number): CallerShare[] {
+function callersOf(model: ProfileModel, wanted: ReadonlySet<number>, maxCallers: number): Map<number, CallerShare[]> {
   const { nodes, functions, functionTotalUs } = model;
-  const byCaller = new Map<number, number>();
+  const byFunction = new Map<number, Map<number, number>>();
   for (let v = 0; v < model.nodeCount; v++) {
-    if (nodes.func[v] !== func) continue;
+    const func = nodes.func[v];
+    if (!wanted.has(func)) continue;
+    const p = nodes.parent[v];
+    if (p < 0 || p === model.rootIndex) continue;
     let outermost = true;
-    for (let a = nodes.parent[v]; a >= 0; a = nodes.parent[a]) {
+    for (let a = p; a >= 0; a = nodes.parent[a]) {
       if (nodes.func[a] === func) { outermost = false; break; }
     }
-    const p = nodes.parent[v];
-    if (!outermost || p < 0 || p === model.rootIndex) continue;
-    const caller = nodes.func[p];
-    byCaller.set(caller, (byCaller.get(caller) ?? 0) + nodes.totalUs[v]);
+    if (!outermost) continue;
+    let byCaller = byFunction.get(func);
+    if (!byCaller) byFunction.set(func, (byCaller = new Map()));
+    byCaller.set(nodes.func[p], (byCaller.get(nodes.func[p]) ?? 0) + nodes.totalUs[v]);
   }
-  const total = functionTotalUs[func] || 1;
-  return [...byCaller.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, maxCallers)
-    .map(([f, us]) => {
-      const pos = displayPosition(functions[f]);
-      return { function: displayName(functions[f]), file: pos.file, line: pos.line, sharePct: round1((us * 100) / total) };
-    });
+  const out = new Map<number, CallerShare[]>();
+  for (const func of wanted) {
+    const total = functionTotalUs[func] || 1;
+    out.set(func, [...(byFunction.get(func) ?? new Map<number, number>()).entries()]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, maxCallers)
+      .map(([f, us]) => {
+        const pos = displayPosition(functions[f]);
+        return { function: displayName(functions[f]), file: pos.file, line: pos.line, sharePct: round1((us * 100) / total) };
+      }));
+  }
+  return out;
 }
 
 function fileEntry(files: Map<string, FileAnnotations>, file: string): FileAnnotations {
@@ -66,60 +74,58 @@ export function buildAnnotations(model: ProfileModel, options: AnnotationOptions
 
   // Rank of every function by self time, so a CodeLens can say "#2 in this profile".
   const order = Array.from(model.functionSelfUs.keys()).sort((a, b) => model.functionSelfUs[b] - model.functionSelfUs[a]);
-  const rankOf = new Map<number, number>();
-  order.forEach((f, i) => rankOf.set(f, i + 1));
+  const rankOf = new Int32Array(order.length);
+  order.forEach((f, i) => { rankOf[f] = i + 1; });
 
-  const callerCache = new Map<string, CallerShare[]>();
-  const funcByKey = new Map<string, number>();
-  model.functions.forEach((info, f) => {
-    const pos = displayPosition(info);
-    funcByKey.set(`${displayName(info)}\n${pos.file}\n${pos.line}`, f);
-  });
-
-  let taken = 0;
+  // The hot functions (CodeLens) and hot lines, then the callers of all their functions in one pass.
+  const hotFunctions: number[] = [];
   for (const f of order) {
-    if (taken >= maxFunctions) break;
+    if (hotFunctions.length >= maxFunctions) break;
     const info = model.functions[f];
     if (info.category !== 'user') continue;
-    const selfPct = (model.functionSelfUs[f] * 100) / duration;
-    if (selfPct < minFunctionSelfPct) break;
+    if ((model.functionSelfUs[f] * 100) / duration < minFunctionSelfPct) break;
     const pos = displayPosition(info);
-    if (pos.line === null || !pos.file) continue;
-    taken++;
+    if (pos.line !== null && pos.file) hotFunctions.push(f);
+  }
+  const ranked = rankLines(model, { limit: maxLines }); // by self time, descending
+  const cut = ranked.findIndex((l) => l.selfPct < minLineSelfPct);
+  const hotLines = cut < 0 ? ranked : ranked.slice(0, cut);
+  // A hot line's function: the one with its name in its file (the first, as rankLines names it).
+  const byNameAndFile = new Map<string, number>();
+  model.functions.forEach((info, f) => {
+    const k = `${displayName(info)}\n${displayPosition(info).file}`;
+    if (!byNameAndFile.has(k)) byNameAndFile.set(k, f);
+  });
+  const lineFunction = hotLines.map((l) => byNameAndFile.get(`${l.function}\n${l.file}`) ?? -1);
+  const callers = callersOf(model, new Set([...hotFunctions, ...lineFunction.filter((f) => f >= 0)]), maxCallers);
+
+  for (const f of hotFunctions) {
+    const info = model.functions[f];
+    const pos = displayPosition(info);
     const name = displayName(info);
-    const callers = callersOf(model, f, maxCallers);
-    callerCache.set(name + '\n' + pos.file, callers);
     const hotspot = options.hotspots?.find((h) => h.function === name && h.file === pos.file && h.line === pos.line);
     const annotation: FunctionAnnotation = {
-      function: name, file: pos.file, line: pos.line,
-      selfMs: round2(model.functionSelfUs[f] / 1000), selfPct: round1(selfPct),
+      function: name, file: pos.file, line: pos.line!,
+      selfMs: round2(model.functionSelfUs[f] / 1000), selfPct: round1((model.functionSelfUs[f] * 100) / duration),
       totalMs: round2(model.functionTotalUs[f] / 1000), totalPct: round1((model.functionTotalUs[f] * 100) / duration),
-      rank: rankOf.get(f)!, callers,
+      rank: rankOf[f], callers: callers.get(f) ?? [],
       ...(hotspot?.v8 ? { v8: hotspot.v8 } : {}),
     };
     fileEntry(files, pos.file).functions.push(annotation);
   }
 
   const meanIntervalUs = model.sampleCount > 0 ? model.durationUs / model.sampleCount : 1000;
-  for (const hot of rankLines(model, { limit: maxLines })) {
-    if (hot.selfPct < minLineSelfPct) break;
-    // The function the line's time ran in: same name, and its file is the line's file when we can tell.
-    let callers = callerCache.get(hot.function + '\n' + hot.file);
-    if (!callers) {
-      let f = -1;
-      for (const [key, index] of funcByKey) if (key.startsWith(hot.function + '\n' + hot.file + '\n')) { f = index; break; }
-      callers = f >= 0 ? callersOf(model, f, maxCallers) : [];
-      callerCache.set(hot.function + '\n' + hot.file, callers);
-    }
+  hotLines.forEach((hot, i) => {
     const line: LineAnnotation = {
       file: hot.file, line: hot.line, selfMs: hot.selfMs, selfPct: hot.selfPct,
       samples: Math.max(1, Math.round((hot.selfMs * 1000) / meanIntervalUs)),
       function: hot.function, maybeInlined: hot.maybeInlined,
       ...(hot.inlinedFunction ? { inlinedFunction: hot.inlinedFunction } : {}),
-      callers,
+      callers: callers.get(lineFunction[i]) ?? [],
     };
     fileEntry(files, hot.file).lines.push(line);
-  }
+  });
+
   // Deopt positions of every hotspot V8 described (also dependencies': the failed check may sit in user code).
   for (const h of options.hotspots ?? []) {
     for (const d of h.v8?.deopts ?? []) {

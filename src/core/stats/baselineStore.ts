@@ -36,6 +36,8 @@ export interface BaselineSummary {
   runCount: number;
   /** Mean of the runs' req/s; null when the file could not be read. */
   requestsPerSecond: number | null;
+  /** Node version the baseline ran on; null when the file could not be read. */
+  nodeVersion: string | null;
   /** Why the file is unusable, when it is. */
   problem?: string;
 }
@@ -163,10 +165,10 @@ export class BaselineStore {
             const b = await this.read(file, name);
             return {
               name: b.name, file, createdAt: b.createdAt, command: b.command, runCount: b.runs.length,
-              requestsPerSecond: mean(b.runs.map((r) => r.requestsPerSecond)),
+              requestsPerSecond: mean(b.runs.map((r) => r.requestsPerSecond)), nodeVersion: b.environment.nodeVersion,
             };
           } catch (err) {
-            return { name, file, createdAt: '', command: [], runCount: 0, requestsPerSecond: null, problem: errorMessage(err) };
+            return { name, file, createdAt: '', command: [], runCount: 0, requestsPerSecond: null, nodeVersion: null, problem: errorMessage(err) };
           }
         }),
     );

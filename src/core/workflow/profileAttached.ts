@@ -9,21 +9,15 @@ import { analyzeProfiles } from './analyze';
 import { profileUnderLoad } from './profiledLoad';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
-import { type ProfileResult, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
+import { type ProfileResult, type ProfilingOptions, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
 
-export interface AttachProfileRequest {
+/** `v8`: the flags are switched off again afterwards, since the process keeps running. */
+export interface AttachProfileRequest extends ProfilingOptions {
   attach: AttachSpec;
   /** Must name the port or URL: a process we did not start cannot tell us where it listens. */
   load: LoadOptionsInput;
   port?: number;
   cwd: string;
-  samplingIntervalMicros: number;
-  outDir?: string;
-  name: string;
-  workers?: boolean;
-  limit?: number;
-  /** Collect V8's signals in the same run (default true); the flags are switched off again afterwards. */
-  v8?: boolean;
 }
 
 export function describeAttach(spec: AttachSpec): string {

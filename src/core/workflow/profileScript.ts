@@ -12,25 +12,18 @@ import type { ProcessReport, TargetReport } from '../target/reports';
 import { analyzeProfiles, type Analysis } from './analyze';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
-import { saveV8Signals, targetFacts, type TargetInfo, type WorkflowDeps } from './profileWithLoad';
+import { type ProfilingOptions, saveV8Signals, targetFacts, type TargetInfo, type WorkflowDeps } from './profileWithLoad';
 import { V8Collector } from '../v8/collector';
 import { installExitHook } from '../v8/exitHook';
 import { removeTraceFile } from '../v8/flags';
 import type { V8RawSignals } from '../v8/types';
 
-export interface ScriptRequest {
+export interface ScriptRequest extends ProfilingOptions {
   command: string[];
   cwd: string;
   env?: Record<string, string | undefined>;
-  samplingIntervalMicros: number;
-  outDir?: string;
-  name: string;
-  workers?: boolean;
-  limit?: number;
   /** Stop the script after this long (its profile so far is kept); default: no limit. */
   timeoutMs?: number;
-  /** Collect V8's signals in the same run; default true. */
-  v8?: boolean;
 }
 
 export interface ScriptResult extends Analysis {

@@ -16,16 +16,22 @@ import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
 import { profileUnderLoad } from './profiledLoad';
 
-export interface ProfileRequest extends TargetCommand {
-  load: LoadOptionsInput;
+/** What every profiling run (launch, script, attach) takes besides its target. */
+export interface ProfilingOptions {
   samplingIntervalMicros: number;
   /** Where .cpuprofile files go; default <cwd>/.hotpath/profiles. */
   outDir?: string;
+  /** Part of the saved file names. */
   name: string;
   workers?: boolean;
+  /** Rows of hotspots and lines in the result. */
   limit?: number;
   /** Collect V8's signals (tiers, deopts, inlining) in the same run; default true. */
   v8?: boolean;
+}
+
+export interface ProfileRequest extends TargetCommand, ProfilingOptions {
+  load: LoadOptionsInput;
 }
 
 export interface TargetInfo {

@@ -31,18 +31,7 @@ export async function deleteProfile(file: string): Promise<void> {
   await fs.rm(file.replace(/\.cpuprofile$/i, '') + '.html', { force: true });
 }
 
-export interface BaselineEntry extends BaselineSummary { nodeVersion?: string; p99Ms?: number }
-
-/** Baselines of a folder with what the view shows (Node version from each file's environment). */
-export async function listBaselines(folder: string): Promise<BaselineEntry[]> {
-  const store = new BaselineStore(baselinesDir(folder));
-  const list = await store.list();
-  return Promise.all(list.map(async (b) => {
-    if (b.problem) return b;
-    try {
-      const full = await store.load(b.name);
-      const p99 = full.runs.reduce((s, r) => s + r.p99Ms, 0) / full.runs.length;
-      return { ...b, nodeVersion: full.environment.nodeVersion, p99Ms: p99 };
-    } catch { return b; }
-  }));
+/** Baselines of a folder, newest first (one read per file: the store's summaries carry what the view shows). */
+export function listBaselines(folder: string): Promise<BaselineSummary[]> {
+  return new BaselineStore(baselinesDir(folder)).list();
 }

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
-import { listBaselines, listProfiles, type BaselineEntry, type ProfileEntry } from './history';
+import { listBaselines, listProfiles, type ProfileEntry } from './history';
+import type { BaselineSummary } from '../../core/stats/baselineStore';
 import type { ThreadHotspot } from '../../core/workflow/analyze';
 import type { PreflightCheck } from '../../core/workflow/preflight';
 
@@ -10,7 +11,7 @@ type Node =
   | { kind: 'section'; id: 'checks' | 'hotspots' | 'baselines' | 'profiles' }
   | { kind: 'check'; check: PreflightCheck }
   | { kind: 'hotspot'; hotspot: ThreadHotspot }
-  | { kind: 'baseline'; folder: string; baseline: BaselineEntry }
+  | { kind: 'baseline'; folder: string; baseline: BaselineSummary }
   | { kind: 'profile'; folder: string; profile: ProfileEntry }
   | { kind: 'empty'; text: string };
 

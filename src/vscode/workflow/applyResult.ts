@@ -5,7 +5,7 @@ import type { FlamePanel } from '../flame/flamePanel';
 import type { HotpathSession, LoadedProfile } from '../session';
 import { rps } from '../status/render';
 import { loadedFromAnalysis } from './loadedProfile';
-import type { RunResult } from './runs';
+import { checksOf, type RunResult } from './runs';
 
 export interface ApplyContext {
   session: HotpathSession;
@@ -37,8 +37,7 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
  */
 export async function applyResult(ctx: ApplyContext, result: RunResult, options: { notify: boolean }): Promise<string> {
   logWarnings(ctx.log, result.warnings);
-  const checks = (result as { checks?: { status: string }[] }).checks ?? [];
-  const toFix = checks.filter((c) => c.status === 'warn').length;
+  const toFix = checksOf(result).filter((c) => c.status === 'warn').length;
   const checkNote = toFix ? ` ${toFix} production-parity check${toFix > 1 ? 's' : ''} to look at (Hotpath view).` : '';
   const warningNote = checkNote + (result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0]).join('; ')}.` : '');
   ctx.session.historyDidChange();

@@ -6,7 +6,7 @@ import { coreLogger } from '../log';
 import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
 import { applyResult, type ApplyContext } from './applyResult';
-import { executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
+import { checksOf, executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
 import { checksBeforeRun } from '../../core/workflow/preflight';
 
 export class RunBusyError extends Error {}
@@ -50,8 +50,8 @@ export class RunController implements vscode.Disposable {
           options.onProgress?.(p);
         },
       });
-      const after = (result as { checks?: import('../../core/workflow/preflight').PreflightCheck[] }).checks;
-      if (after) {
+      const after = checksOf(result);
+      if (after.length) {
         this.session.setChecks({ phase: 'after', title, list: after });
         for (const c of after) if (c.status === 'warn') log.warn(`Check after the run — ${c.title}: ${c.observed}${c.advice ? `. ${c.advice}` : ''}`);
       }

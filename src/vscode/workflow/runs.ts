@@ -8,6 +8,7 @@ import { sanitizeBaselineName } from '../../core/stats/baselineName';
 import type { BaselineResult, VerifyResult } from '../../core/workflow/baseline';
 import type { ScriptResult } from '../../core/workflow/profileScript';
 import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
+import type { PreflightCheck } from '../../core/workflow/preflight';
 import type { RunSettings } from '../settings';
 import type { TargetSpec } from '../targets/targetSpec';
 
@@ -36,6 +37,11 @@ export function baselineNameFor(target: TargetSpec): string {
 /** Profiles are named after the target too: `<stamp>-<name>.cpuprofile`. */
 export function profileName(name: string): string {
   try { return sanitizeBaselineName(name); } catch { return 'profile'; }
+}
+
+/** The run's production-parity checklist (profile and script runs have one; baseline/verify not yet). */
+export function checksOf(result: RunResult): PreflightCheck[] {
+  return 'checks' in result ? result.checks ?? [] : [];
 }
 
 type Engine = typeof import('./engine');

@@ -92,6 +92,7 @@ describe('BaselineStore', () => {
     assert.deepEqual(list.map((s) => [s.name, s.runCount, s.requestsPerSecond]), [['new', 3, 1000], ['old', 2, 150], ['Junk File', 0, null]]);
     assert.match(list[2].problem!, /is not valid JSON/);
     assert.equal(list[0].file, path.join(dir, 'new.json'));
+    assert.deepEqual(list.map((s) => s.nodeVersion), ['v22.3.0', 'v22.3.0', null]);
   });
 
   it('deletes, and says so when there is nothing to delete', async () => {
