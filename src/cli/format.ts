@@ -1,9 +1,12 @@
 import * as path from 'node:path';
 
-export const int = (n: number) => Math.round(n).toLocaleString('en-US');
-export const ms = (n: number) => (n >= 100 ? int(n) : n.toFixed(1)) + ' ms';
-export const pct = (n: number) => n.toFixed(1) + '%';
-export const signedPct = (n: number) => (n >= 0 ? '+' : '−') + Math.abs(n).toFixed(1) + '%';
+import { formatInt, formatMs, formatPct, formatSignedPct } from '../shared/text/numbers';
+
+// The shared formatters under the CLI's short names (one formatter per kind of number).
+export const int = formatInt;
+export const ms = formatMs;
+export const pct = formatPct;
+export const signedPct = (n: number) => formatSignedPct(n, 1);
 
 /** Paths relative to the working directory when inside it; URLs and other paths unchanged. */
 export function displayPath(file: string, cwd: string): string {

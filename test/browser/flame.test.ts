@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { loadProfile } from '../../src/core/profile';
 import { runCli } from '../helpers/cli';
 import { boxOf, drawnBoxes, launch, openReport, pixelAt, RESULTS, ROOT, screenshot } from './chromium';
+import { formatPct } from '../../src/shared/text/numbers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'profiles');
 const APPS = path.join(__dirname, 'apps');
@@ -23,11 +24,8 @@ async function hoverText(page: Page, box: { x: number; y: number; w: number; h: 
   return (await page.textContent('#hp-tooltip')) ?? '';
 }
 
-/** A percentage as the page formats it (format.ts pct). */
-function pct(fraction: number): string {
-  const v = fraction * 100;
-  return `${v.toFixed(Math.abs(v) < 10 ? 1 : 0)}%`;
-}
+/** A percentage as the page formats it (the shared formatter). */
+const pct = (fraction: number): string => formatPct(fraction * 100);
 
 function recordProfile(script: string, args: string[], out: string, cwd = path.dirname(script)): string {
   const dir = path.dirname(out);

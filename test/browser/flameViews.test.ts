@@ -17,6 +17,7 @@ import type { FlamePayload } from '../../src/shared/flame/payload';
 import { initMessages } from '../../src/shared/protocol';
 import { runCli } from '../helpers/cli';
 import { boxOf, type DrawnBox, drawnBoxes, hostPageHtml, launch, openReport, pixelAt, RESULTS, ROOT, screenshot } from './chromium';
+import { formatPct } from '../../src/shared/text/numbers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'profiles');
 const APPS = path.join(__dirname, 'apps');
@@ -91,7 +92,7 @@ describe('flamegraph views in Chromium', function () {
       // Heat buckets grow with the share: the function itself (100%) > heavyCaller > lightCaller.
       assert.ok(root.bucket > heavy.bucket && heavy.bucket > light.bucket, `buckets ${root.bucket} > ${heavy.bucket} > ${light.bucket}`);
       assert.notDeepEqual(await fillPixel(page, heavy, 'callers'), await fillPixel(page, light, 'callers'));
-      const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+      const pct = (v: number) => formatPct(v * 100);
       const heavyText = await hoverText(page, heavy);
       assert.ok(heavyText.includes(`Calls into shared:`) && heavyText.includes(`= ${pct(heavyShare)} of shared's time`), heavyText);
       assert.ok((await hoverText(page, light)).includes(`= ${pct(lightShare)} of shared's time`));

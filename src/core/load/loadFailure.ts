@@ -1,4 +1,5 @@
 import { ErrorCode, HotpathError } from '../common/errors';
+import { formatInt } from '../../shared/text/numbers';
 
 /** What a phase saw when no response came back: the raw material for a message that says what to check. */
 export interface NoResponseFacts {
@@ -12,7 +13,7 @@ export interface NoResponseFacts {
   timeoutSeconds: number;
 }
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = formatInt;
 
 /** "ECONNREFUSED", or "ECONNRESET, EPIPE" most frequent first; timeouts are reported separately. */
 function codeList(errorCodes: ReadonlyMap<string, number>): string {

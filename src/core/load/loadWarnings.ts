@@ -1,5 +1,6 @@
 import type { Warning } from '../common/warnings';
 import type { LoadResult } from './result';
+import { formatInt } from '../../shared/text/numbers';
 
 /**
  * autocannon runs inside our own process and shares the machine with the app. Past this share of one
@@ -21,7 +22,7 @@ export function saturationWarning(cpuPct: number): Warning | undefined {
   };
 }
 
-const plural = (count: number, noun: string): string => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+const plural = (count: number, noun: string): string => `${formatInt(count)} ${noun}${count === 1 ? '' : 's'}`;
 
 const pct = (part: number, whole: number): string => {
   const p = (100 * part) / whole;
@@ -33,7 +34,7 @@ function topNon2xx(statusCodes: Record<string, number>): string | undefined {
   const entries = Object.entries(statusCodes).filter(([code]) => !code.startsWith('2'));
   if (entries.length === 0) return undefined;
   entries.sort((a, b) => b[1] - a[1]);
-  return entries.slice(0, 3).map(([code, n]) => `${code}×${n.toLocaleString('en-US')}`).join(', ');
+  return entries.slice(0, 3).map(([code, n]) => `${code}×${formatInt(n)}`).join(', ');
 }
 
 export function errorWarning(counts: {

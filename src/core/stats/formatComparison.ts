@@ -1,14 +1,10 @@
+import { formatSignedPct } from '../../shared/text/numbers';
 import type { MetricComparison, Verdict } from './compare';
 
 const MINUS = '\u2212';
 
-/** "+31.2%", "−22%": a real minus sign, one decimal below 10% in magnitude unless `digits` says otherwise. */
-export function signedPercent(value: number, digits?: number): string {
-  const d = digits ?? (Math.abs(value) < 10 ? 1 : 0);
-  const text = Math.abs(value).toFixed(d);
-  if (Number(text) === 0) return `${(0).toFixed(d)}%`;
-  return `${value < 0 ? MINUS : '+'}${text}%`;
-}
+/** "+31.2%", "−22%": the shared formatter (a real minus sign, one decimal below 10% unless `digits` says otherwise). */
+export const signedPercent = formatSignedPct;
 
 function signedNumber(value: number, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 1 ? 1 : 3;

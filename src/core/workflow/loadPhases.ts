@@ -4,6 +4,7 @@ import type { LoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import { runLoad } from '../load/runner';
 import type { ProgressSink, WorkflowStage } from './progress';
+import { formatRate } from '../../shared/text/numbers';
 
 export interface PhaseContext {
   token: CancellationToken;
@@ -30,7 +31,7 @@ function phase(stage: WorkflowStage, seconds: number, options: LoadOptions, ctx:
     logger: ctx.logger,
     onProgress: (p) => ctx.progress({
       stage,
-      message: `${verb}: ${Math.round(p.requestsPerSecond).toLocaleString('en-US')} req/s`,
+      message: `${verb}: ${formatRate(p.requestsPerSecond)}`,
       fraction: Math.min(1, (ctx.offsetSeconds + p.elapsedSeconds) / ctx.totalSeconds),
       requestsPerSecond: p.requestsPerSecond,
     }),

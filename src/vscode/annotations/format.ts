@@ -1,15 +1,9 @@
 /** Texts of CodeLens, after-line labels and hovers (no vscode import; unit-tested in plain Node). */
 import type { DeoptAnnotation, FunctionAnnotation, LineAnnotation, CallerShare } from '../../core/annotate';
 import type { Explanation, V8FunctionSignals } from '../../core/v8/types';
-import { mdCode, mdEscape } from '../status/render';
+import { formatInt, formatMs, formatPct as pct, mdCode, mdEscape } from '../../shared/text';
 
-export function formatMs(ms: number): string {
-  if (ms >= 100) return `${Math.round(ms).toLocaleString('en-US')} ms`;
-  if (ms >= 10) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(2)} ms`;
-}
-
-const pct = (p: number): string => `${p.toFixed(1)}%`;
+export { formatMs };
 
 /** `12.3% self · 31.0% total · 410 ms`, plus V8's one-line view when signals were collected. */
 export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited = false): string {
@@ -40,7 +34,7 @@ export function lineHover(l: LineAnnotation, profileName: string, base: (file: s
   const inlined = l.maybeInlined
     ? `\n\nV8 charged this time to ${mdCode(l.function)}, but the line lies outside it: it most likely ran inlined${l.inlinedFunction ? ` as ${mdCode(l.inlinedFunction)}` : ''}.`
     : '';
-  return `**Self time**: ${formatMs(l.selfMs)} (${pct(l.selfPct)} of the profile), ≈ ${l.samples.toLocaleString('en-US')} samples` +
+  return `**Self time**: ${formatMs(l.selfMs)} (${pct(l.selfPct)} of the profile), ≈ ${formatInt(l.samples)} samples` +
     `\n\n**Function**: ${mdCode(l.function)}${inlined}${callerList(l.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Comparison } from '../../core/stats/compare';
 import { signedPercent } from '../../core/stats/formatComparison';
+import { formatInt, formatMs, mdCode, mdEscape } from '../../shared/text';
 import type { WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
@@ -27,20 +28,9 @@ const STAGE_LABEL: Record<WorkflowStage, string> = {
   starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
 };
 
-export const rps = (n: number): string => Math.round(n).toLocaleString('en-US');
-const ms = (n: number): string => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2));
-/** Markdown-safe text: profile-derived names can hold any characters. */
-export function mdEscape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
-}
-
-/** Profile text as a Markdown code span: rendered literally; the fence is longer than any backtick run inside. */
-export function mdCode(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text.replace(/\n/g, ' ')}${pad}${fence}`;
-}
+export const rps = (n: number): string => formatInt(n);
+const ms = (n: number): string => formatMs(n).replace(/ ms$/, '');
+export { mdCode, mdEscape };
 
 /** Profile text in a status bar label: `$(name)` would render as an icon, so break the syntax. */
 export function noIcons(text: string): string {

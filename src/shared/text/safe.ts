@@ -1,0 +1,77 @@
+/**
+ * Untrusted text → safe text, one function per output surface. Function names, URLs, file names and the
+ * app's own output come from the profiled program, so any of them may be crafted. Every place that puts
+ * such text on a surface goes through the surface's function here:
+ *
+ * - Markdown (hovers, tooltips, trusted or not): `mdEscape` for prose, `mdCode` for a code span;
+ * - VS Code notifications (they turn `[label](command:…)` into a clickable link): `notificationText`;
+ * - the terminal (escape sequences can write the clipboard, clear or hide lines): `terminalText`;
+ * - log lines (one record per line): `logText`;
+ * - single-line labels (status bar, CodeLens, after-line decorations, tree items): `labelText`.
+ * The webview draws profile text only as canvas text or `textContent`, so it needs none of these.
+ */
+
+/** Line terminators Markdown (CommonMark, markdown-it) or a JS string treats as line breaks. */
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
+/** C0 controls (but tab), DEL and C1 controls: invisible, or terminal escape introducers. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+/** Bidirectional overrides and isolates: they reorder what a reader sees (Trojan Source). */
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** One line for a label: line breaks become spaces, controls and bidi overrides visible escapes. */
+export function labelText(text: string): string {
+  return text.replace(LINE_BREAKS, ' ').replace(CONTROLS, hex).replace(BIDI, unicode);
+}
+
+/** Markdown prose: every character Markdown gives meaning to is escaped; line breaks become spaces. */
+export function mdEscape(text: string): string {
+  return labelText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, (c) => `\\${c}`);
+}
+
+/**
+ * A Markdown code span that shows `text` literally: no line terminator survives (a `\r` or U+2028 could
+ * end the span and start Markdown), and the backtick fence is longer than any backtick run inside.
+ */
+export function mdCode(text: string): string {
+  const flat = labelText(text);
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * Text for a VS Code notification (showInformation/Warning/ErrorMessage, progress messages). Those
+ * render `[label](command:…)`, `(https:…)` and `(file:…)` links; breaking every `](` and bracket pair
+ * keeps the text readable while no link can form. Line breaks stay (notifications show them).
+ */
+export function notificationText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u2028\u2029\u0085\v\f]/g, '\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, hex)
+    .replace(BIDI, unicode)
+    .replace(/\[/g, '\u27e6') // ⟦
+    .replace(/\]/g, '\u27e7'); // ⟧
+}
+
+/**
+ * Text for the terminal: escape sequences (OSC 52 clipboard writes, OSC 8 links, cursor moves, clears)
+ * and other controls are shown as visible `\x1b`-style escapes. Newlines and tabs are kept when
+ * `multiline` (app output); otherwise a name or path stays on one line.
+ */
+export function terminalText(text: string, multiline = false): string {
+  const safe = (line: string) => line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode).replace(/[\u2028\u2029]/g, unicode);
+  if (!multiline) return safe(text);
+  return text.replace(/\r\n/g, '\n').split('\n').map(safe).join('\n');
+}
+
+/** Text for one log record: no line break can forge a second record; controls are escaped. */
+export function logText(text: string): string {
+  return text.replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, (c) => (c === '\n' ? '\\n' : c === '\r\n' ? '\\r\\n' : c === '\r' ? '\\r' : unicode(c)))
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode);
+}
