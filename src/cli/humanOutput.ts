@@ -1,7 +1,9 @@
 import Table from 'cli-table3';
 import type { Warning } from '../core/common/warnings';
 import type { LoadResult } from '../core/load/result';
-import type { ThreadHotLine, ThreadHotspot } from '../core/workflow/analyze';
+import type { ThreadHotLine, ThreadHotspot, ThreadPackage } from '../core/workflow/analyze';
+import { nodeModuleLabel, ownMatters, partWhere } from '../core/attribution/rank';
+import { terminalText } from '../shared/text/safe';
 import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
@@ -28,16 +30,46 @@ export function loadLine(load: LoadResult): string {
   return `${int(load.requests.mean)} req/s${spread} · p50 ${load.latencyMs.p50} ms · p99 ${load.latencyMs.p99} ms · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
 }
 
+/** `pbkdf2Sync (native, node:crypto)`: a callee with where its time ran. */
+function partText(p: ThreadHotspot['ownParts'][number]): string {
+  const where = partWhere(p);
+  return `${name(p.function)}${where ? ` (${terminalText(where)})` : ''}`;
+}
+
+const name = (text: string) => terminalText(text || '(anonymous)');
+
+/** The hotspot's context line: who called it (the call site), or what started it. */
+function contextLine(h: ThreadHotspot, cwd: string): string {
+  if (h.userCaller) {
+    const c = h.userCaller;
+    const site = c.line !== null ? location(c.file, c.line, cwd) : `${location(c.file, c.functionLine, cwd)}${c.candidateLines?.length ? ` (one of lines ${c.candidateLines.join(', ')})` : ''}`;
+    return `\n   ↳ called from ${name(c.function)} at ${terminalText(site)}`;
+  }
+  if (h.asyncContext) return `\n   ↳ ${terminalText(h.asyncContext)} (no user code on the stack)`;
+  if (h.category === 'user' && h.ownParts.length && ownMatters(h)) {
+    const top = h.ownParts[0];
+    return `\n   ↳ ${pct(top.pct)} in ${partText(top)}${top.callLine ? ` (line ${top.callLine})` : ''}`;
+  }
+  if (h.inlinedInto.length) return `\n   ↳ ran inlined into ${h.inlinedInto.slice(0, 2).map(name).join(', ')}`;
+  return '';
+}
+
 function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
   const threads = new Set(hotspots.map((h) => h.thread)).size > 1;
   const tiers = hotspots.some((h) => h.v8);
-  const table = new Table({ ...plain, head: ['#', 'Function', 'Location', 'Self', 'Total', 'Self ms', 'Category', ...(tiers ? ['Tier'] : []), ...(threads ? ['Thread'] : [])] });
+  const table = new Table({ ...plain, head: ['#', 'Function', 'Location', 'Own', 'Self', 'Total', 'Own ms', 'Category', ...(tiers ? ['Tier'] : []), ...(threads ? ['Thread'] : [])] });
   for (const h of hotspots) {
-    const category = h.category === 'dependency' && h.package ? `dep: ${h.package}` : h.category;
-    const caller = h.userCaller ? `\n   ↳ called from ${h.userCaller.function || '(anonymous)'} ${location(h.userCaller.file, h.userCaller.line, cwd)}` : '';
-    table.push([String(h.rank), (h.function || '(anonymous)') + caller, location(h.file, h.line, cwd), pct(h.selfPct), pct(h.totalPct), int(h.selfMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [h.thread] : [])]);
+    const category = h.category === 'dependency' && h.package ? `dep: ${terminalText(h.package)}` : h.category;
+    table.push([String(h.rank), name(h.function) + contextLine(h, cwd), terminalText(location(h.file, h.line, cwd)), pct(h.ownPct), pct(h.selfPct), pct(h.totalPct), int(h.ownMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [h.thread] : [])]);
   }
   return table.toString();
+}
+
+function packagesTable(packages: ThreadPackage[]): string {
+  if (!packages.length) return '';
+  const table = new Table({ ...plain, head: ['Package', 'Total', 'Self', 'Total ms'] });
+  for (const p of packages.slice(0, 10)) table.push([terminalText(p.package), pct(p.totalPct), pct(p.selfPct), int(p.totalMs)]);
+  return `\nDependencies (time with the package on the stack):\n${table.toString()}\n`;
 }
 
 const short = (text: string, cwd: string) => text.replace(/\((\/[^():]+)(:\d+)?\)/g, (_, file: string, line = '') => `(${displayPath(file, cwd)}${line})`);
@@ -80,8 +112,13 @@ export function renderChecks(title: string, checks: PreflightCheck[] | undefined
 }
 
 function linesTable(lines: ThreadHotLine[], cwd: string): string {
-  const table = new Table({ ...plain, head: ['Line', 'Self', 'Self ms', 'Function'] });
-  for (const l of lines) table.push([location(l.file, l.line, cwd), pct(l.selfPct), int(l.selfMs), l.inlinedFunction ? `${l.inlinedFunction} (inlined into ${l.function})` : l.function || '(anonymous)']);
+  const table = new Table({ ...plain, head: ['Line', 'Own', 'Self', 'Total', 'What runs there'] });
+  for (const l of lines) {
+    const what = l.calls.length && l.ownMs > l.selfMs * 1.5
+      ? `${name(l.function)} → ${l.calls.slice(0, 2).map((c) => `${name(c.function)}${c.category === 'dependency' && c.package ? ` (${terminalText(c.package)})` : c.category === 'node' ? ` (${nodeModuleLabel(c.file)})` : c.category === 'native' ? ' (native)' : ''} ${pct(c.totalPct)}`).join(', ')}`
+      : l.inlinedInto ? `${name(l.function)} (inlined into ${name(l.inlinedInto)}${l.placement === 'inferred' ? ', inferred' : ''})` : name(l.function);
+    table.push([terminalText(location(l.file, l.line, cwd)), pct(l.ownPct), pct(l.selfPct), pct(l.totalPct), what]);
+  }
   return table.toString();
 }
 
@@ -90,12 +127,17 @@ export function warningsBlock(warnings: Warning[]): string {
   return '\nWarnings:\n' + warnings.map((w) => `  ⚠ [${w.code}] ${w.message.replace(/\n/g, '\n    ')}`).join('\n') + '\n';
 }
 
-function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; v8?: V8Collection }, cwd: string): string {
+function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; packages: ThreadPackage[]; v8?: V8Collection }, cwd: string): string {
   const user = r.hotspots.find((h) => h.category === 'user');
-  const headline = user
-    ? `Top user-code hotspot: ${user.function || '(anonymous)'} at ${location(user.file, user.line, cwd)} — ${pct(user.selfPct)} self, ${pct(user.totalPct)} total.\n`
-    : 'No user-code function among the hotspots: the time goes to dependencies or Node itself (see callers below).\n';
-  return `\n${headline}\nHotspots (by self time):\n${hotspotTable(r.hotspots, cwd)}\n\nHot lines:\n${linesTable(r.lines.slice(0, 10), cwd)}\n${v8Block(r.hotspots, r.v8, cwd)}`;
+  let headline: string;
+  if (user) {
+    const top = user.ownParts[0];
+    const parts = top && ownMatters(user) ? ` (${pct(top.pct)} in ${partText(top)})` : '';
+    headline = `Top user-code hotspot: ${name(user.function)} at ${terminalText(location(user.file, user.line, cwd))} — ${pct(user.ownPct)} own${parts}, ${pct(user.selfPct)} self, ${pct(user.totalPct)} total.\n`;
+  } else {
+    headline = 'No user-code function among the hotspots: the time goes to dependencies or Node itself (see callers below).\n';
+  }
+  return `\n${headline}\nHotspots (by own cost: self time plus the dependency, Node and native code a function calls directly):\n${hotspotTable(r.hotspots, cwd)}\n\nHot lines:\n${linesTable(r.lines.slice(0, 10), cwd)}\n${packagesTable(r.packages)}${v8Block(r.hotspots, r.v8, cwd)}`;
 }
 
 export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): string {

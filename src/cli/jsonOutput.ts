@@ -1,5 +1,5 @@
 import type { HotpathError } from '../core/common/errors';
-import type { ThreadHotLine, ThreadHotspot } from '../core/workflow/analyze';
+import type { ThreadHotLine, ThreadHotspot, ThreadPackage } from '../core/workflow/analyze';
 import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
@@ -30,13 +30,30 @@ function hotspotJson(h: ThreadHotspot) {
   return {
     rank: h.rank, function: h.function, file: h.file, line: h.line, column: h.column,
     selfMs: round(h.selfMs), selfPct: round(h.selfPct), totalMs: round(h.totalMs), totalPct: round(h.totalPct),
-    category: h.category, package: h.package ?? null, userCaller: h.userCaller ?? null, thread: h.thread,
+    ownMs: round(h.ownMs), ownPct: round(h.ownPct),
+    ownParts: h.ownParts.map((p) => ({ ...p, ms: round(p.ms), pct: round(p.pct) })),
+    category: h.category, package: h.package ?? null, userCaller: h.userCaller ?? null, asyncContext: h.asyncContext,
+    inlinedMs: round(h.inlinedMs), inlinedInto: h.inlinedInto, notPlacedMs: round(h.notPlacedMs), notPlacedReasons: h.notPlacedReasons,
+    unplacedCalls: h.unplacedCalls.map((c) => ({ ...c, ms: round(c.ms), pct: round(c.pct) })),
+    thread: h.thread,
     ...(h.v8 ? { v8: v8Json(h.v8) } : {}),
   };
 }
 
 function lineJson(l: ThreadHotLine) {
-  return { file: l.file, line: l.line, selfMs: round(l.selfMs), selfPct: round(l.selfPct), function: l.function, maybeInlined: l.maybeInlined, inlinedFunction: l.inlinedFunction ?? null, thread: l.thread };
+  const inlined = l.placement !== 'own';
+  return {
+    file: l.file, line: l.line, selfMs: round(l.selfMs), selfPct: round(l.selfPct), totalMs: round(l.totalMs), totalPct: round(l.totalPct),
+    ownMs: round(l.ownMs), ownPct: round(l.ownPct), function: l.function, placement: l.placement, inlinedInto: l.inlinedInto,
+    calls: l.calls.map((c) => ({ ...c, totalMs: round(c.totalMs), totalPct: round(c.totalPct) })),
+    // Kept from the first JSON version: the line's code ran inlined in another function's frame.
+    maybeInlined: inlined, inlinedFunction: inlined ? l.function : null,
+    thread: l.thread,
+  };
+}
+
+function packageJson(p: ThreadPackage) {
+  return { package: p.package, selfMs: round(p.selfMs), selfPct: round(p.selfPct), totalMs: round(p.totalMs), totalPct: round(p.totalPct), thread: p.thread };
 }
 
 /**
@@ -47,11 +64,11 @@ export function toJson(result: AnyResult): object {
   const base = { version: 1, command: result.kind, warnings: result.warnings };
   const analysis = 'hotspots' in result
     ? {
-      hotspots: result.hotspots.map(hotspotJson), lines: result.lines.map(lineJson),
+      hotspots: result.hotspots.map(hotspotJson), lines: result.lines.map(lineJson), packages: result.packages.map(packageJson),
       ...(result.v8 ? { v8: result.v8 } : {}),
       ...(result.checks ? { checks: result.checks } : {}),
     }
-    : { hotspots: [], lines: [] };
+    : { hotspots: [], lines: [], packages: [] };
   switch (result.kind) {
     case 'profile':
       return { ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import type { Attribution } from '../core/attribution';
 import type { Annotations } from '../core/annotate';
 import type { ProfileModel } from '../core/profile';
-import type { ThreadHotspot } from '../core/workflow/analyze';
+import type { ThreadHotspot, ThreadPackage } from '../core/workflow/analyze';
 import type { V8FunctionSignals } from '../core/v8/types';
 import type { StatusState } from './status/render';
 import type { PreflightCheck } from '../core/workflow/preflight';
@@ -12,7 +13,12 @@ export interface LoadedProfile {
   title: string;
   model: ProfileModel;
   annotations: Annotations;
+  /** Where each second belongs (call-site lines, inlined code, own cost): the Hotspots view and CodeLens read it. */
+  attribution: Attribution;
+  /** Ranked by own cost for user code, self time for the rest. */
   hotspots: ThreadHotspot[];
+  /** Per npm package totals (the Hotspots view's dependency group). */
+  packages: ThreadPackage[];
   /** V8's signals per model function (flamegraph tier colours), when the run collected them. */
   v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
   /** The profile it is compared with in the flamegraph, if any (differential view). */

@@ -1,32 +1,40 @@
-import { displayName, displayPosition, rankLines, type Hotspot, type ProfileModel } from '../profile';
+import { functionLabel, whereLabel, type Attribution, type CallSiteResult } from '../attribution';
+import type { AttributedHotspot } from '../attribution/rank';
+import type { ProfileModel } from '../profile';
+import { roundMs, roundPct } from '../profile/units';
 import type { V8FunctionSignals } from '../v8/types';
-import type { Annotations, CallerShare, FileAnnotations, FunctionAnnotation, LineAnnotation } from './types';
+import type { Annotations, CalleeShare, CallerShare, FileAnnotations, FunctionAnnotation, LineAnnotation } from './types';
 
 export interface AnnotationOptions {
   profilePath: string;
-  /** CodeLens candidates: the hottest user functions by self time (default 15)… */
+  /** CodeLens candidates: the user functions with the most own cost (default 15)… */
   maxFunctions?: number;
-  /** …with at least this self share in % (default 0.5). */
-  minFunctionSelfPct?: number;
-  /** Hot lines: at most this many (default 150), each with at least `minLineSelfPct` % (default 0.1). */
+  /** …with at least this own share in % (default 0.5). */
+  minFunctionOwnPct?: number;
+  /** Hot lines: at most this many (default 150), each with at least `minLinePct` % of self, own or total time (default 0.1). */
   maxLines?: number;
-  minLineSelfPct?: number;
+  minLinePct?: number;
   /** Callers listed per function (default 3). */
   maxCallers?: number;
-  /** V8 signals per function, from the analysis' hotspots (matched by name, file and line). */
-  hotspots?: readonly (Hotspot & { v8?: V8FunctionSignals })[];
+  /** V8 signals per function, from the analysis' hotspots (matched by attribution id). */
+  hotspots?: readonly (AttributedHotspot & { v8?: V8FunctionSignals })[];
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
-const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function siteOf(result: CallSiteResult | undefined): Pick<CallerShare, 'line' | 'callSite' | 'candidateLines'> & { file?: string } {
+  if (result?.status === 'placed') return { file: result.site.file, line: result.site.line, callSite: true };
+  if (result?.status === 'ambiguous') return { line: null, callSite: false, candidateLines: result.lines.map((l) => l.line) };
+  return { line: null, callSite: false };
+}
 
 /**
- * Callers of each wanted function, by the share of its total time they account for, in one pass over
- * the call tree. Only outermost frames count (a recursive call's caller is the function itself, which
- * tells nothing).
+ * Callers of each wanted function (attribution ids), by the share of its total time they account for:
+ * frames above it (outermost frames only — a recursive call's caller is the function itself, which tells
+ * nothing), and the frames it ran inlined into. Named by the line that makes the call where it is known.
  */
-function callersOf(model: ProfileModel, wanted: ReadonlySet<number>, maxCallers: number): Map<number, CallerShare[]> {
-  const { nodes, functions, functionTotalUs } = model;
+function callersOf(model: ProfileModel, attr: Attribution, wanted: ReadonlySet<number>, maxCallers: number): Map<number, CallerShare[]> {
+  const { nodes } = model;
   const byFunction = new Map<number, Map<number, number>>();
   for (let v = 0; v < model.nodeCount; v++) {
     const func = nodes.func[v];
@@ -43,15 +51,19 @@ function callersOf(model: ProfileModel, wanted: ReadonlySet<number>, maxCallers:
     byCaller.set(nodes.func[p], (byCaller.get(nodes.func[p]) ?? 0) + nodes.totalUs[v]);
   }
   const out = new Map<number, CallerShare[]>();
-  for (const func of wanted) {
-    const total = functionTotalUs[func] || 1;
-    out.set(func, [...(byFunction.get(func) ?? new Map<number, number>()).entries()]
-      .sort((x, y) => y[1] - x[1])
-      .slice(0, maxCallers)
-      .map(([f, us]) => {
-        const pos = displayPosition(functions[f]);
-        return { function: displayName(functions[f]), file: pos.file, line: pos.line, sharePct: round1((us * 100) / total) };
-      }));
+  for (const f of wanted) {
+    const total = attr.totalUs[f] || 1;
+    const rows: CallerShare[] = [];
+    for (const [caller, us] of byFunction.get(f) ?? []) {
+      const info = attr.functions[caller];
+      const site = siteOf(attr.callSites.get(`${caller}:${f}`));
+      rows.push({ function: functionLabel(info), file: site.file ?? info.file, line: site.line ?? info.line, callSite: site.callSite, ...(site.candidateLines ? { candidateLines: site.candidateLines } : {}), sharePct: round1((us * 100) / total) });
+    }
+    for (const { frame, us } of attr.inlinedInto.get(f) ?? []) {
+      const info = attr.functions[frame];
+      rows.push({ function: functionLabel(info), file: info.file, line: info.line, callSite: false, inlined: true, sharePct: round1((us * 100) / total) });
+    }
+    out.set(f, rows.sort((x, y) => y.sharePct - x.sharePct).slice(0, maxCallers));
   }
   return out;
 }
@@ -62,69 +74,86 @@ function fileEntry(files: Map<string, FileAnnotations>, file: string): FileAnnot
   return entry;
 }
 
-/** Per-file CodeLens and hot-line data from a profile model (user code only: that is what users edit). */
-export function buildAnnotations(model: ProfileModel, options: AnnotationOptions): Annotations {
+/** A file an editor can open and the user can read: an absolute path (not node:, not a URL). */
+const paintable = (file: string) => file.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(file);
+
+/**
+ * Per-file CodeLens and hot-line data from a profile model and its attribution: CodeLens on the user
+ * functions with the most own cost, line labels wherever time was placed (self, inclusive call-site time,
+ * inlined code in its own file). Never on a line where the code did not run.
+ */
+export function buildAnnotations(model: ProfileModel, attr: Attribution, options: AnnotationOptions): Annotations {
   const maxFunctions = options.maxFunctions ?? 15;
-  const minFunctionSelfPct = options.minFunctionSelfPct ?? 0.5;
+  const minFunctionOwnPct = options.minFunctionOwnPct ?? 0.5;
   const maxLines = options.maxLines ?? 150;
-  const minLineSelfPct = options.minLineSelfPct ?? 0.1;
+  const minLinePct = options.minLinePct ?? 0.1;
   const maxCallers = options.maxCallers ?? 3;
   const duration = model.durationUs || 1;
   const files = new Map<string, FileAnnotations>();
+  const pct = (us: number) => roundPct(us, duration);
+  const ms = (us: number) => roundMs(us);
 
-  // Rank of every function by self time, so a CodeLens can say "#2 in this profile".
-  const order = Array.from(model.functionSelfUs.keys()).sort((a, b) => model.functionSelfUs[b] - model.functionSelfUs[a]);
-  const rankOf = new Int32Array(order.length);
-  order.forEach((f, i) => { rankOf[f] = i + 1; });
-
-  // The hot functions (CodeLens) and hot lines, then the callers of all their functions in one pass.
+  // User functions by own cost: the CodeLens candidates and their rank.
+  const users: number[] = [];
+  for (let f = 0; f < attr.functions.length; f++) if (attr.functions[f].category === 'user' && attr.ownUs[f] > 0) users.push(f);
+  users.sort((a, b) => attr.ownUs[b] - attr.ownUs[a] || a - b);
+  const rankOf = new Map(users.map((f, i) => [f, i + 1]));
   const hotFunctions: number[] = [];
-  for (const f of order) {
+  for (const f of users) {
     if (hotFunctions.length >= maxFunctions) break;
-    const info = model.functions[f];
-    if (info.category !== 'user') continue;
-    if ((model.functionSelfUs[f] * 100) / duration < minFunctionSelfPct) break;
-    const pos = displayPosition(info);
-    if (pos.line !== null && pos.file) hotFunctions.push(f);
+    if ((attr.ownUs[f] * 100) / duration < minFunctionOwnPct) break;
+    const info = attr.functions[f];
+    if (info.line !== null && paintable(info.file)) hotFunctions.push(f);
   }
-  const ranked = rankLines(model, { limit: maxLines }); // by self time, descending
-  const cut = ranked.findIndex((l) => l.selfPct < minLineSelfPct);
-  const hotLines = cut < 0 ? ranked : ranked.slice(0, cut);
-  // A hot line's function: the one with its name in its file (the first, as rankLines names it).
-  const byNameAndFile = new Map<string, number>();
-  model.functions.forEach((info, f) => {
-    const k = `${displayName(info)}\n${displayPosition(info).file}`;
-    if (!byNameAndFile.has(k)) byNameAndFile.set(k, f);
-  });
-  const lineFunction = hotLines.map((l) => byNameAndFile.get(`${l.function}\n${l.file}`) ?? -1);
-  const callers = callersOf(model, new Set([...hotFunctions, ...lineFunction.filter((f) => f >= 0)]), maxCallers);
+
+  // Lines: wherever placed time is visible (self, own or inclusive share above the threshold).
+  const hotLines = attr.lines
+    .filter((l) => paintable(l.file) && Math.max(pct(l.totalUs), pct(l.ownUs), pct(l.selfUs)) >= minLinePct)
+    .slice(0, maxLines);
+  const lineFunctions = hotLines.map((l) => l.fn).filter((f) => f >= 0);
+  const callers = callersOf(model, attr, new Set([...hotFunctions, ...lineFunctions]), maxCallers);
+
+  const callee = (id: number, us: number, callLine?: number | null, ranIn?: string): CalleeShare => {
+    const info = attr.functions[id];
+    return { function: functionLabel(info), where: whereLabel(info, ranIn), file: info.file, line: info.line, ms: ms(us), pct: pct(us), ...(callLine !== undefined ? { callLine } : {}) };
+  };
 
   for (const f of hotFunctions) {
-    const info = model.functions[f];
-    const pos = displayPosition(info);
-    const name = displayName(info);
-    const hotspot = options.hotspots?.find((h) => h.function === name && h.file === pos.file && h.line === pos.line);
+    const info = attr.functions[f];
+    const hotspot = options.hotspots?.find((h) => h.id === f);
+    const notPlaced = attr.notPlaced.get(f);
+    const unplaced = (attr.unplacedCalls.get(f) ?? []).slice(0, 4);
     const annotation: FunctionAnnotation = {
-      function: name, file: pos.file, line: pos.line!,
-      selfMs: round2(model.functionSelfUs[f] / 1000), selfPct: round1((model.functionSelfUs[f] * 100) / duration),
-      totalMs: round2(model.functionTotalUs[f] / 1000), totalPct: round1((model.functionTotalUs[f] * 100) / duration),
-      rank: rankOf[f], callers: callers.get(f) ?? [],
+      function: functionLabel(info), file: info.file, line: info.line!,
+      selfMs: ms(attr.selfUs[f]), selfPct: pct(attr.selfUs[f]), totalMs: ms(attr.totalUs[f]), totalPct: pct(attr.totalUs[f]),
+      ownMs: ms(attr.ownUs[f]), ownPct: pct(attr.ownUs[f]),
+      ownParts: (attr.ownParts.get(f) ?? []).slice(0, 3).map((p) => {
+        const site = attr.callSites.get(`${f}:${p.callee}`);
+        return callee(p.callee, p.us, site?.status === 'placed' ? site.site.line : null, p.ranIn);
+      }),
+      rank: rankOf.get(f)!, callers: callers.get(f) ?? [],
+      ...(notPlaced && pct(notPlaced.us) >= 0.05 ? { notPlaced: { ms: ms(notPlaced.us), pct: pct(notPlaced.us), reasons: notPlaced.reasons } } : {}),
+      ...(unplaced.length ? { unplacedCalls: unplaced.map((c) => ({ function: functionLabel(attr.functions[c.callee]), ms: ms(c.us), pct: pct(c.us), candidateLines: c.site.status === 'ambiguous' ? c.site.lines.map((l) => l.line) : [] })) } : {}),
+      ...(attr.inlinedUs[f] > 0 ? { inlinedMs: ms(attr.inlinedUs[f]), inlinedInto: (attr.inlinedInto.get(f) ?? []).map((x) => functionLabel(attr.functions[x.frame])) } : {}),
       ...(hotspot?.v8 ? { v8: hotspot.v8 } : {}),
     };
-    fileEntry(files, pos.file).functions.push(annotation);
+    fileEntry(files, info.file).functions.push(annotation);
   }
 
   const meanIntervalUs = model.sampleCount > 0 ? model.durationUs / model.sampleCount : 1000;
-  hotLines.forEach((hot, i) => {
+  for (const l of hotLines) {
+    const fn = l.fn >= 0 ? attr.functions[l.fn] : undefined;
     const line: LineAnnotation = {
-      file: hot.file, line: hot.line, selfMs: hot.selfMs, selfPct: hot.selfPct,
-      samples: Math.max(1, Math.round((hot.selfMs * 1000) / meanIntervalUs)),
-      function: hot.function, maybeInlined: hot.maybeInlined,
-      ...(hot.inlinedFunction ? { inlinedFunction: hot.inlinedFunction } : {}),
-      callers: callers.get(lineFunction[i]) ?? [],
+      file: l.file, line: l.line,
+      selfMs: ms(l.selfUs), selfPct: pct(l.selfUs), totalMs: ms(l.totalUs), totalPct: pct(l.totalUs), ownMs: ms(l.ownUs), ownPct: pct(l.ownUs),
+      samples: l.selfUs > 0 ? Math.max(1, Math.round(l.selfUs / meanIntervalUs)) : 0,
+      function: fn ? functionLabel(fn) : '(unknown)', placement: l.placement,
+      ...(l.inlinedInto !== undefined ? { inlinedInto: functionLabel(attr.functions[l.inlinedInto]) } : {}),
+      calls: l.calls.slice(0, 5).map((c) => callee(c.callee, c.us)),
+      callers: l.fn >= 0 ? callers.get(l.fn) ?? [] : [],
     };
-    fileEntry(files, hot.file).lines.push(line);
-  });
+    fileEntry(files, l.file).lines.push(line);
+  }
 
   // Deopt positions of every hotspot V8 described (also dependencies': the failed check may sit in user code).
   for (const h of options.hotspots ?? []) {
@@ -136,5 +165,5 @@ export function buildAnnotations(model: ProfileModel, options: AnnotationOptions
       });
     }
   }
-  return { profilePath: options.profilePath, durationMs: round2(model.durationUs / 1000), sampleCount: model.sampleCount, files };
+  return { profilePath: options.profilePath, durationMs: Math.round(model.durationUs / 10) / 100, sampleCount: model.sampleCount, files };
 }

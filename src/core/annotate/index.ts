@@ -5,4 +5,4 @@
  * layer only looks things up. Pure: no IO, no vscode.
  */
 export { buildAnnotations, type AnnotationOptions } from './build';
-export type { Annotations, FileAnnotations, FunctionAnnotation, LineAnnotation, CallerShare, DeoptAnnotation } from './types';
+export type { Annotations, FileAnnotations, FunctionAnnotation, LineAnnotation, CallerShare, CalleeShare, DeoptAnnotation } from './types';

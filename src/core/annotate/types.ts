@@ -1,13 +1,34 @@
+import type { Placement } from '../attribution/types';
 import type { Explanation, V8FunctionSignals } from '../v8/types';
 
 /** A caller of a function and the share of that function's total time spent under it. */
 export interface CallerShare {
   function: string;
   file: string;
-  /** 1-based; null when unknown. */
+  /** 1-based: the call site when known (`callSite` true), else the caller's declaration; null when unknown. */
   line: number | null;
+  /** True when `line` is the line that makes the call. */
+  callSite: boolean;
+  /** Several lines in the caller could have made the call (the profile cannot tell which). */
+  candidateLines?: number[];
+  /** The callee ran inlined into this caller (no frame of its own). */
+  inlined?: boolean;
   /** % of the callee's total time that ran under this caller. */
   sharePct: number;
+}
+
+/** A callee as a label and its share: `pbkdf2Sync (node:crypto)`, `cloneDeep (lodash)`. */
+export interface CalleeShare {
+  function: string;
+  /** Where its time ran: `node:crypto`, `lodash`, `native`, '' for user code. */
+  where: string;
+  /** The callee's own position (for opening it), '' / null when it has none. */
+  file: string;
+  line: number | null;
+  ms: number;
+  pct: number;
+  /** The line in the caller that makes the call, when known. */
+  callLine?: number | null;
 }
 
 export interface FunctionAnnotation {
@@ -19,9 +40,21 @@ export interface FunctionAnnotation {
   selfPct: number;
   totalMs: number;
   totalPct: number;
-  /** Rank by self time among all functions of the profile (1 = hottest). */
+  /** Self time plus the non-user code (dependencies, Node, natives) it calls directly: what a change here can remove. */
+  ownMs: number;
+  ownPct: number;
+  /** The biggest non-user parts of its own cost. */
+  ownParts: CalleeShare[];
+  /** Rank by own cost among all user functions of the profile (1 = most). */
   rank: number;
   callers: CallerShare[];
+  /** Time V8 charged to this function on lines that could not be placed (inlined code), with why. */
+  notPlaced?: { ms: number; pct: number; reasons: string[] };
+  /** Calls whose line could not be told, with their time and the candidate lines. */
+  unplacedCalls?: { function: string; ms: number; pct: number; candidateLines: number[] }[];
+  /** Part of its self time that ran inlined into other functions (listed). */
+  inlinedMs?: number;
+  inlinedInto?: string[];
   /** V8's view of the function when signals were collected (tier, deopts, inlining). */
   v8?: V8FunctionSignals;
 }
@@ -32,13 +65,21 @@ export interface LineAnnotation {
   line: number;
   selfMs: number;
   selfPct: number;
+  /** Everything with this line on the stack: self plus all calls made here. */
+  totalMs: number;
+  totalPct: number;
+  /** Self plus the non-user code called here. */
+  ownMs: number;
+  ownPct: number;
   /** Samples whose top frame was on this line, estimated from its time and the mean sampling interval. */
   samples: number;
-  /** The function with the most time on this line. */
+  /** The function whose code is on this line (for a line that only makes calls: the function it is in). */
   function: string;
-  /** Time that V8 charged to `function` but that belongs to an inlined callee (see HotLine.maybeInlined). */
-  maybeInlined: boolean;
-  inlinedFunction?: string;
+  /** 'own', or the line's code ran inlined in `inlinedInto`'s frame ('inferred': from the source, V8 did not say). */
+  placement: Placement;
+  inlinedInto?: string;
+  /** Calls made on this line, heaviest first. */
+  calls: CalleeShare[];
   /** Top callers of `function`. */
   callers: CallerShare[];
 }

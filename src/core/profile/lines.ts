@@ -27,8 +27,15 @@ export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionT
   const mask = size - 1;
   const slots = new Int32Array(size).fill(-1);
   let count = 0;
+  // Per node, which entries its ticks went to and how much time (CSR): inclusive per-line time needs
+  // each node's own lines, not only the per-function sums (recursion must not count a line twice).
+  const nodeStart = new Int32Array(raw.nodeCount + 1);
+  const nodeEntry = new Int32Array(capacity);
+  const nodeUs = new Float64Array(capacity);
+  let records = 0;
 
   for (let v = 0; v < raw.nodeCount; v++) {
+    nodeStart[v] = records;
     const n = tickCountOf[v];
     const self = tree.selfUs[v];
     if (n === 0 || self <= 0) continue;
@@ -56,9 +63,13 @@ export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionT
         func[e] = f;
         line[e] = l;
       }
-      selfUs[e] += (self * tickCount[k]) / denominator;
+      const us = (self * tickCount[k]) / denominator;
+      selfUs[e] += us;
+      nodeEntry[records] = e;
+      nodeUs[records++] = us;
     }
   }
+  nodeStart[raw.nodeCount] = records;
 
   const maybeInlined = new Uint8Array(count);
   for (let e = 0; e < count; e++) {
@@ -73,6 +84,9 @@ export function buildLineTable(raw: RawProfile, tree: CallTree, table: FunctionT
     maybeInlined,
     originalFile: new Array<string | undefined>(count).fill(undefined),
     originalLine: new Int32Array(count),
+    nodeStart,
+    nodeEntry: nodeEntry.subarray(0, records),
+    nodeUs: nodeUs.subarray(0, records),
   };
 }
 

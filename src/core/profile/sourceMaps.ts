@@ -4,7 +4,7 @@
  * sync and pure. Never throws: a missing or broken map leaves positions unmapped and is reported in
  * `model.sourceMaps.failures` and one warning.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -17,11 +17,14 @@ import {
 } from '@jridgewell/trace-mapping';
 import { errorMessage } from '../common/errors';
 import { positionKey } from './jsDebug';
-import { urlToFile } from './categories';
+import { packageName, urlToFile } from './categories';
 import type { FileReader, ProfileModel } from './types';
 import { AMBIGUOUS_LINE } from './lines';
 
-const nodeReader: FileReader = { readFile: (file) => readFile(file, 'utf8') };
+const nodeReader: FileReader = {
+  readFile: (file) => readFile(file, 'utf8'),
+  exists: (file) => stat(file).then((s) => s.isFile(), () => false),
+};
 
 /** Scripts read at once; enough to hide latency without opening hundreds of files together. */
 const CONCURRENCY = 8;
@@ -82,7 +85,7 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
       const map = await loadMap(url, reader, stats.failures, runtimeMapUrls[url]);
       if (map !== null) {
         stats.scriptsMapped++;
-        mapScript(model, map, byScript.get(url)!);
+        mapScript(model, map, byScript.get(url)!, await presentSources(map, reader));
       }
     }
   };
@@ -90,32 +93,33 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
 
   if (model.jsDebug) applyJsDebugLocations(model, byScript);
 
-  if (stats.linesAmbiguous) {
-    model.warnings.push({
-      code: 'LINES_NOT_MAPPABLE',
-      message:
-        `${stats.linesAmbiguous} hot line(s) ran in generated code that puts many source lines on one line (e.g. TypeScript run through tsx, or minified code); ` +
-        'V8 records only line numbers, so those are left out of the hot lines (functions are still mapped). For per-line results, build with source maps (tsc or esbuild) and run the built JavaScript.',
-    });
-  }
-  if (stats.failures.length > 0) {
-    const first = stats.failures[0];
-    model.warnings.push({
-      code: 'SOURCE_MAP_UNUSABLE',
-      message:
-        `${stats.failures.length} source map(s) could not be used, so those positions stay in compiled code ` +
-        `(first: ${first.url}: ${first.reason}). Rebuild with source maps next to the compiled files.`,
-    });
-  }
+  model.warnings.push(...sourceMapWarnings(model));
 }
 
-function mapScript(model: ProfileModel, map: TraceMap, group: { functions: number[]; lines: number[] }): void {
+/**
+ * The sources of `map` that exist on disk. A position mapped into a file that is not there (a package
+ * published with maps to its unpublished `src/`) would name a line nobody can open, so those positions
+ * keep the installed script's file and line, with the original as secondary.
+ */
+export async function presentSources(map: TraceMap, reader: FileReader): Promise<Set<string>> {
+  const files = [...new Set(map.resolvedSources.filter((s): s is string => s != null).map(urlToFile))];
+  if (!reader.exists) return new Set(files);
+  const exists = reader.exists.bind(reader);
+  const present = await Promise.all(files.map((f) => (path.isAbsolute(f) ? exists(f).catch(() => false) : Promise.resolve(false))));
+  return new Set(files.filter((_, i) => present[i]));
+}
+
+function mapScript(model: ProfileModel, map: TraceMap, group: { functions: number[]; lines: number[] }, present: Set<string>): void {
   const stats = model.sourceMaps;
   for (const f of group.functions) {
     const info = model.functions[f];
     if (info.line === null) continue;
     const found = mapPoint(map, info.line, (info.column ?? 1) - 1);
     if (found === null) continue;
+    if (!present.has(found.file)) {
+      info.unavailableSource = found;
+      continue;
+    }
     info.originalFile = found.file;
     info.originalLine = found.line;
     info.originalColumn = found.column;
@@ -127,9 +131,11 @@ function mapScript(model: ProfileModel, map: TraceMap, group: { functions: numbe
     if (found === 'ambiguous') {
       lines.originalLine[e] = AMBIGUOUS_LINE;
       stats.linesAmbiguous = (stats.linesAmbiguous ?? 0) + 1;
+      const url = model.functions[lines.func[e]].url;
+      (stats.ambiguousByUrl ??= {})[url] = (stats.ambiguousByUrl[url] ?? 0) + 1;
       continue;
     }
-    if (found === null) continue;
+    if (found === null || !present.has(found.file)) continue;
     lines.originalFile[e] = found.file;
     lines.originalLine[e] = found.line;
     stats.linesMapped++;
@@ -153,7 +159,7 @@ export function mapPoint(map: TraceMap, line: number, column: number): Position 
  * if that segment has no source (generated-only code such as a helper prologue), the first one on the
  * line that has one. A line without mapped segments stays unmapped rather than borrowing a neighbour's.
  */
-function mapLine(map: TraceMap, line: number): Position | null | 'ambiguous' {
+export function mapLine(map: TraceMap, line: number): Position | null | 'ambiguous' {
   try {
     // positionTicks carry no column: on a generated line holding many source lines (tsx output,
     // minified code) any choice would be a guess, so say so instead of reporting a wrong line.
@@ -286,4 +292,65 @@ function applyJsDebugLocations(model: ProfileModel, byScript: Map<string, { func
       stats.linesMapped++;
     }
   }
+}
+
+/** Shown file names in warnings: the last two path segments are enough to find a file, and keep the line short. */
+function shortName(url: string): string {
+  const file = urlToFile(url);
+  const parts = file.split(/[\\/]/).filter(Boolean);
+  return parts.slice(-2).join('/');
+}
+
+function listed(names: string[], max = 3): string {
+  const unique = [...new Set(names)];
+  return unique.slice(0, max).join(', ') + (unique.length > max ? ` and ${unique.length - max} more` : '');
+}
+
+/**
+ * Source-map problems, separated by whose code it is: the user's own code gets the advice to rebuild
+ * with source maps; a package's code gets none (nobody rebuilds their dependencies), only what it means.
+ */
+function sourceMapWarnings(model: ProfileModel): import('../common/warnings').Warning[] {
+  const stats = model.sourceMaps;
+  const out: import('../common/warnings').Warning[] = [];
+  const isDependency = (url: string) => urlToFile(url).replace(/\\/g, '/').includes('/node_modules/');
+  const ambiguous = Object.entries(stats.ambiguousByUrl ?? {});
+  const userAmbiguous = ambiguous.filter(([url]) => !isDependency(url));
+  const depAmbiguous = ambiguous.filter(([url]) => isDependency(url));
+  if (userAmbiguous.length) {
+    const n = userAmbiguous.reduce((sum, [, c]) => sum + c, 0);
+    out.push({
+      code: 'LINES_NOT_MAPPABLE',
+      message:
+        `${n} hot line(s) of your code (${listed(userAmbiguous.map(([url]) => shortName(url)))}) ran in generated code that puts many source lines on one line (e.g. TypeScript run through tsx, or minified code); ` +
+        'V8 records only line numbers, so those are left out of the hot lines (functions are still mapped). For per-line results, build with source maps (tsc or esbuild) and run the built JavaScript.',
+    });
+  }
+  if (depAmbiguous.length) {
+    const n = depAmbiguous.reduce((sum, [, c]) => sum + c, 0);
+    const packages = depAmbiguous.map(([url]) => packageName(urlToFile(url)) ?? shortName(url));
+    out.push({
+      code: 'DEPENDENCY_LINES_NOT_MAPPABLE',
+      message: `${n} hot line(s) in minified or bundled package code (${listed(packages)}) cannot be placed on a source line; their functions are still shown with their time.`,
+    });
+  }
+  const userFailures = stats.failures.filter((f) => !isDependency(f.url));
+  const depFailures = stats.failures.filter((f) => isDependency(f.url));
+  if (userFailures.length) {
+    const first = userFailures[0];
+    out.push({
+      code: 'SOURCE_MAP_UNUSABLE',
+      message:
+        `${userFailures.length} source map(s) of your code could not be used (${listed(userFailures.map((f) => shortName(f.url)))}), so those positions stay in compiled code ` +
+        `(first: ${first.url}: ${first.reason}). Rebuild with source maps next to the compiled files.`,
+    });
+  }
+  if (depFailures.length) {
+    const packages = depFailures.map((f) => packageName(urlToFile(f.url)) ?? shortName(f.url));
+    out.push({
+      code: 'DEPENDENCY_SOURCE_MAP_UNUSABLE',
+      message: `${depFailures.length} source map(s) shipped with packages (${listed(packages)}) could not be used; their positions stay in the installed files (first: ${depFailures[0].url}: ${depFailures[0].reason}).`,
+    });
+  }
+  return out;
 }

@@ -38,6 +38,11 @@ export interface ModelOptions {
 
 export interface FileReader {
   readFile(path: string): Promise<string>;
+  /**
+   * Whether a source a map points at is on disk (original sources of a package are often not installed).
+   * Readers without it (test fakes) treat every source as present.
+   */
+  exists?(path: string): Promise<boolean>;
 }
 
 /** One function: all call-tree nodes with the same (functionName, url, lineNumber, columnNumber). */
@@ -60,6 +65,11 @@ export interface FunctionInfo {
   originalFile?: string;
   originalLine?: number;
   originalColumn?: number;
+  /**
+   * Where a source map placed the function when that file is not on disk (e.g. a package's `src/` that
+   * is not installed): shown as secondary; the position used is then the installed script's.
+   */
+  unavailableSource?: { file: string; line: number; column: number };
 }
 
 /**
@@ -101,6 +111,13 @@ export interface LineTable {
   originalFile: (string | undefined)[];
   /** Original 1-based line per entry; 0 when unmapped. */
   originalLine: Int32Array;
+  /**
+   * Per call-tree node, its line ticks as records `nodeStart[v] .. nodeStart[v+1]`: the entry each went
+   * to (`nodeEntry`) and its share of the node's self time (`nodeUs`, µs).
+   */
+  nodeStart: Int32Array;
+  nodeEntry: Int32Array;
+  nodeUs: Float64Array;
 }
 
 export interface SourceMapStats {
@@ -112,6 +129,8 @@ export interface SourceMapStats {
   linesMapped: number;
   /** Line entries whose generated line spans too many source lines to place (see LINES_NOT_MAPPABLE). */
   linesAmbiguous?: number;
+  /** The same, per script url. */
+  ambiguousByUrl?: Record<string, number>;
   /** Scripts that declared a source map we could not use, and why. */
   failures: { url: string; reason: string }[];
 }

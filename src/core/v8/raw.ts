@@ -123,10 +123,17 @@ export function buildRawFunctions(input: BuildInput): RawV8Function[] {
   // TurboFan compiles: exact positions, and what was inlined where.
   for (const compile of input.trace.compiles) {
     const outer = compiled(registry, compile.outer, input);
-    for (const { callee } of compile.inlinees) {
+    for (const { callee, caller, callSiteOffset } of compile.inlinees) {
       const inlinee = compiled(registry, callee, input);
       addRef(outer.inlined, refTo(inlinee));
       addRef(inlinee.inlinedInto, refTo(outer));
+      // Where the inlined call is (in the outer function or in another inlinee): the line that makes the call.
+      const at = caller ? input.position(caller.file, callSiteOffset) : undefined;
+      if (caller && at) {
+        const site = { callee: refTo(inlinee), caller: refOf(caller, input), line: at.line, column: at.column };
+        const sites = (outer.inlineSites ??= []);
+        if (!sites.some((x) => sameRef(x.callee, site.callee) && x.line === site.line && x.column === site.column && x.caller.file === site.caller.file)) sites.push(site);
+      }
     }
   }
 
@@ -198,7 +205,7 @@ export function buildRawFunctions(input: BuildInput): RawV8Function[] {
   }
 
   return [...registry.byKey.values()].filter((f) =>
-    f.tier !== undefined || f.optimizations > 0 || f.marked > 0 || f.deopts.length > 0 || f.inlined.length > 0 || f.inlinedInto.length > 0 || f.aborted.length > 0 || f.notInlinable);
+    f.tier !== undefined || f.optimizations > 0 || (f.inlineSites?.length ?? 0) > 0 || f.marked > 0 || f.deopts.length > 0 || f.inlined.length > 0 || f.inlinedInto.length > 0 || f.aborted.length > 0 || f.notInlinable);
 }
 
 function addDeopt(list: RawDeopt[], d: RawDeopt): void {

@@ -52,7 +52,7 @@ export interface OptimizedCompile {
   optId: number;
   outer: SourceRecord;
   /** Inlined functions (source id → function) and the call sites they were inlined at. */
-  inlinees: Array<{ callee: SourceRecord; callerSourceId: number; callSiteOffset: number }>;
+  inlinees: Array<{ callee: SourceRecord; callerSourceId: number; callSiteOffset: number; caller?: SourceRecord }>;
 }
 
 export interface ParsedTrace {
@@ -225,7 +225,9 @@ export class TraceParser {
     const callee = this.sourcesByCompile.get(optId)?.get(Number(m[4]));
     const compile = this.compiles.get(optId);
     if (!callee || !compile) return;
-    compile.inlinees.push({ callee, callerSourceId: Number(m[5]), callSiteOffset: Number(m[6]) });
+    const callerSourceId = Number(m[5]);
+    const caller = callerSourceId === -1 ? compile.outer : this.sourcesByCompile.get(optId)?.get(callerSourceId);
+    compile.inlinees.push({ callee, callerSourceId, callSiteOffset: Number(m[6]), caller });
   }
 }
 

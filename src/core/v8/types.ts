@@ -116,6 +116,11 @@ export interface RawV8Function extends V8FunctionRef {
   deopts: RawDeopt[];
   inlined: V8FunctionRef[];
   inlinedInto: V8FunctionRef[];
+  /**
+   * Where each inlined call sits (V8 generated positions, 1-based): in this function or, for nested
+   * inlining, in the inlinee that made the call (`caller`). From TurboFan's `INLINE … AT <source:offset>`.
+   */
+  inlineSites?: Array<{ callee: V8FunctionRef; caller: V8FunctionRef; line: number; column: number }>;
   /** TurboFan's refusal to inline this function (`Cannot consider … (reason: N)`), readable. */
   notInlinable?: string;
 }

@@ -1,27 +1,36 @@
+import type { CancellationToken } from '../common/cancellation';
 import type { Warning } from '../common/warnings';
-import { displayName, displayPosition, loadProfile, rankHotspots, rankLines, readSourceMapSidecar, type Hotspot, type HotLine, type ProfileModel } from '../profile';
+import { attributedLines, attributeProfile, packageRows, rankAttributedHotspots, type AttributedHotLine, type AttributedHotspot, type Attribution, type PackageRow } from '../attribution';
+import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import { joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
 import type { PreflightCheck } from './preflight';
 import type { SavedProfile } from './profileStore';
 
-export interface ThreadHotspot extends Hotspot {
+export interface ThreadHotspot extends AttributedHotspot {
   thread: string;
   /** V8's view of this function in the run (main thread, when signals were collected). */
   v8?: V8FunctionSignals;
 }
-export interface ThreadHotLine extends HotLine { thread: string }
+export interface ThreadHotLine extends AttributedHotLine { thread: string }
+export interface ThreadPackage extends PackageRow { thread: string }
 
 export interface Analysis {
+  /** Ranked by the time the user can act on: own cost for user code, self time for the rest. */
   hotspots: ThreadHotspot[];
+  /** Placed lines ranked by own time (self + non-user code called there), with inclusive time and calls. */
   lines: ThreadHotLine[];
+  /** Per npm package: self time and time with the package anywhere on the stack. */
+  packages: ThreadPackage[];
   warnings: Warning[];
   /**
    * The main thread's model (the first profile), kept so front ends (flamegraph HTML, VS Code) draw
    * from it instead of reading and parsing the profile again. Not part of the JSON output.
    */
   model: ProfileModel;
+  /** The main thread's attribution (lines, own cost, call sites), for the editor. Not in the JSON. */
+  attribution: Attribution;
   /** What V8 signals were collected for the main thread (absent when none were asked for or saved). */
   v8?: V8Collection;
   /** V8's signals per function of `model` (index as in model.functions and the flame payload). Not in the JSON. */
@@ -35,35 +44,56 @@ export interface AnalyzeOptions {
   sourceMaps?: boolean;
   /** The main thread's V8 signals of this run; otherwise read from the profile's `.v8.json` sidecar. */
   v8?: V8RawSignals;
+  token?: CancellationToken;
 }
 
-/** Joins V8's signals to the main model and returns what the analysis carries of them. */
-export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined): Promise<Pick<Analysis, 'v8' | 'v8Functions'>> {
+/** Joins V8's signals to the main model and returns what the analysis carries of them, and the raw signals. */
+export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined): Promise<Pick<Analysis, 'v8' | 'v8Functions'> & { raw?: V8RawSignals }> {
   const raw = given ?? await readV8Sidecar(profilePath);
   if (!raw) return {};
   const joined = await joinV8Signals(model, raw, { sourceMapUrls: await readSourceMapSidecar(profilePath) });
   const v8: V8Collection = { ...raw.collection };
   if (joined.findings.length) v8.findings = joined.findings;
   else delete v8.findings;
-  return { v8, v8Functions: joined.functions };
+  return { v8, v8Functions: joined.functions, raw };
 }
 
-/** Puts each hotspot's V8 signals on it, matching hotspots to the model's functions by name and position. */
-export function annotateHotspots(hotspots: ThreadHotspot[], model: ProfileModel, byFunction: ReadonlyMap<number, V8FunctionSignals> | undefined, thread = 'main'): void {
+/** Puts each hotspot's V8 signals on it (hotspot ids are model function indices for functions with a frame). */
+export function annotateHotspots(hotspots: ThreadHotspot[], attribution: Attribution, byFunction: ReadonlyMap<number, V8FunctionSignals> | undefined, thread = 'main'): void {
   if (!byFunction?.size) return;
-  const keyOf = (name: string, file: string, line: number | null, column: number | null) => `${name}\0${file}\0${line}\0${column}`;
-  const index = new Map<string, number>();
-  for (const f of byFunction.keys()) {
-    const info = model.functions[f];
-    const pos = displayPosition(info);
-    index.set(keyOf(displayName(info), pos.file, pos.line, pos.column), f);
-  }
   for (const h of hotspots) {
     if (h.thread !== thread) continue;
-    const f = index.get(keyOf(h.function, h.file, h.line, h.column));
-    const signals = f === undefined ? undefined : byFunction.get(f);
+    const f = attribution.functions[h.id]?.model ?? -1;
+    const signals = f >= 0 ? byFunction.get(f) : undefined;
     if (signals) h.v8 = signals;
   }
+}
+
+/** A warning naming the sources attribution could not read (once per analysis). */
+function skippedWarning(attribution: Attribution): Warning[] {
+  const skipped = [...attribution.skippedSources].filter(([, why]) => why !== 'not found');
+  if (!skipped.length) return [];
+  const list = skipped.slice(0, 3).map(([file, why]) => `${file} (${why})`).join(', ');
+  return [{ code: 'SOURCES_SKIPPED', message: `${skipped.length} source file(s) were not read to place time on lines: ${list}${skipped.length > 3 ? ', …' : ''}. Their functions are still ranked; their call sites and inlined code are not placed.` }];
+}
+
+export interface ThreadAnalysis {
+  hotspots: ThreadHotspot[];
+  lines: ThreadHotLine[];
+  packages: ThreadPackage[];
+  attribution: Attribution;
+}
+
+/** Attribution and rankings of one thread's model. */
+export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken }): Promise<ThreadAnalysis> {
+  const attribution = await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath), token: options.token });
+  const { thread, limit } = options;
+  return {
+    attribution,
+    hotspots: rankAttributedHotspots(model, attribution, limit).map((h) => ({ ...h, thread })),
+    lines: attributedLines(model, attribution, { limit }).map((l) => ({ ...l, thread })),
+    packages: packageRows(model, attribution, limit).map((p) => ({ ...p, thread })),
+  };
 }
 
 /**
@@ -74,27 +104,35 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   const limit = options.limit ?? 20;
   const hotspots: ThreadHotspot[] = [];
   const lines: ThreadHotLine[] = [];
+  const packages: ThreadPackage[] = [];
   const warnings: Warning[] = [];
-  let main: ProfileModel | undefined;
-  let v8: Pick<Analysis, 'v8' | 'v8Functions'> = {};
+  let main: { model: ProfileModel; attribution: Attribution } | undefined;
+  let v8: Awaited<ReturnType<typeof attachV8>> = {};
   for (const s of saved) {
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
-    if (!main) {
-      main = model;
-      v8 = await attachV8(model, s.path, options.v8);
+    const first = !main;
+    if (first) v8 = await attachV8(model, s.path, options.v8);
+    const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: first ? v8.raw : undefined, token: options.token });
+    if (first) {
+      main = { model, attribution: analysis.attribution };
+      annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions, s.thread);
     }
-    for (const h of rankHotspots(model, { limit })) hotspots.push({ ...h, thread: s.thread });
-    for (const l of rankLines(model, { limit })) lines.push({ ...l, thread: s.thread });
-    for (const w of model.warnings) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
+    hotspots.push(...analysis.hotspots);
+    lines.push(...analysis.lines);
+    packages.push(...analysis.packages);
+    for (const w of [...model.warnings, ...skippedWarning(analysis.attribution)]) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
     if (s.partial) {
       warnings.push({ code: 'PROFILE_PARTIAL', message: `The ${s.thread} thread ended before profiling stopped; its profile (${s.path}) holds what was captured until then.` });
     }
   }
-  hotspots.sort((a, b) => b.selfMs - a.selfMs);
-  lines.sort((a, b) => b.selfMs - a.selfMs);
+  const actionable = (h: ThreadHotspot) => (h.category === 'user' ? h.ownMs : h.selfMs);
+  hotspots.sort((a, b) => actionable(b) - actionable(a));
+  lines.sort((a, b) => b.ownMs - a.ownMs || b.totalMs - a.totalMs);
+  packages.sort((a, b) => b.totalMs - a.totalMs);
   hotspots.splice(limit);
   lines.splice(limit);
+  packages.splice(limit);
   hotspots.forEach((h, i) => { h.rank = i + 1; });
-  annotateHotspots(hotspots, main!, v8.v8Functions, saved[0]?.thread);
-  return { hotspots, lines, warnings, model: main!, ...v8 };
+  const { raw: _raw, ...v8Out } = v8;
+  return { hotspots, lines, packages, warnings, model: main!.model, attribution: main!.attribution, ...v8Out };
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { loadProfile, rankHotspots, rankLines } from '../profile';
-import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
+import { loadProfile } from '../profile';
+import { analyzeModel, annotateHotspots, attachV8, type Analysis } from './analyze';
 
 export interface ReportResult extends Analysis {
   kind: 'report';
@@ -14,10 +14,10 @@ export async function reportProfile(file: string, options: { limit?: number } = 
   const profilePath = path.resolve(file);
   const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main' });
   const limit = options.limit ?? 20;
-  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
-  const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
-  const v8 = await attachV8(model, profilePath, undefined);
-  annotateHotspots(hotspots, model, v8.v8Functions);
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model, ...v8 };
+  const { raw, ...v8 } = await attachV8(model, profilePath, undefined);
+  const analysis = await analyzeModel(model, { thread: 'main', limit, profilePath, v8Raw: raw });
+  annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions);
+  const warnings = [...model.warnings];
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...analysis, warnings, model, ...v8 };
 }

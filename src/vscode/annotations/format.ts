@@ -1,48 +1,105 @@
 /** Texts of CodeLens, after-line labels and hovers (no vscode import; unit-tested in plain Node). */
-import type { DeoptAnnotation, FunctionAnnotation, LineAnnotation, CallerShare } from '../../core/annotate';
+import type { CalleeShare, DeoptAnnotation, FunctionAnnotation, LineAnnotation, CallerShare } from '../../core/annotate';
 import type { Explanation, V8FunctionSignals } from '../../core/v8/types';
-import { formatInt, formatMs, formatPct as pct, mdCode, mdEscape } from '../../shared/text';
+import { formatInt, formatMs, formatPct as pct, labelText, mdCode, mdEscape } from '../../shared/text';
+import { ownMatters } from '../../core/attribution/rank';
 
 export { formatMs };
 
-/** `12.3% self · 31.0% total · 410 ms`, plus V8's one-line view when signals were collected. */
-export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited = false): string {
-  const base = `${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.selfMs)}`;
-  return `${base}${v8Summary ? ` · ${v8Summary}` : ''}${edited ? ' · edited since profiling' : ''}`;
+/** `pbkdf2Sync (node:crypto)`: a callee and where its time ran. */
+export function calleeText(c: CalleeShare): string {
+  return `${c.function}${c.where ? ` (${c.where})` : ''}`;
 }
 
-/** After-line label: `4.2% · 61 ms`. */
+
+/**
+ * CodeLens above a hot function: `85.0% own (84.0% in pbkdf2Sync, node:crypto) · 0.1% self · 85.2% total · 2,563 ms`
+ * when its callees carry the cost, else `12.3% self · 31.0% total · 410 ms`; then V8's view, code that could
+ * not be placed, and an edit note.
+ */
+export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited = false): string {
+  const top = f.ownParts[0];
+  const base = ownMatters(f)
+    ? `${pct(f.ownPct)} own${top ? ` (${pct(top.pct)} in ${top.function}${top.where ? `, ${top.where}` : ''})` : ''} · ${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.ownMs)}`
+    : `${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.selfMs)}`;
+  const notPlaced = f.notPlaced && f.notPlaced.pct >= 0.1 ? ` · ${pct(f.notPlaced.pct)} inlined code not placed` : '';
+  return labelText(`${base}${v8Summary ? ` · ${v8Summary}` : ''}${notPlaced}${edited ? ' · edited since profiling' : ''}`);
+}
+
+/** A line whose calls, not its own code, carry its time. */
+export function isCallLine(l: LineAnnotation): boolean {
+  return l.totalPct >= l.selfPct * 1.5 + 0.1;
+}
+
+/** After-line label: `4.2% · 61 ms`, or `84.1% total · 0.1% self` on a line whose calls cost more than its own code. */
 export function lineLabel(l: LineAnnotation): string {
-  return `${pct(l.selfPct)} · ${formatMs(l.selfMs)}`;
+  if (isCallLine(l)) return `${pct(l.totalPct)} total · ${pct(l.selfPct)} self`;
+  return `${pct(l.selfPct)} · ${formatMs(l.selfMs)}${l.placement !== 'own' ? ' (inlined)' : ''}`;
 }
 
 /** Heat bucket 1..4 of a line's share; the decoration types and contributed colours follow these. */
-export function heatBucket(selfPct: number): 1 | 2 | 3 | 4 {
-  if (selfPct >= 10) return 4;
-  if (selfPct >= 3) return 3;
-  if (selfPct >= 1) return 2;
+export function heatBucket(sharePct: number): 1 | 2 | 3 | 4 {
+  if (sharePct >= 10) return 4;
+  if (sharePct >= 3) return 3;
+  if (sharePct >= 1) return 2;
   return 1;
+}
+
+/**
+ * Which heat a line gets: its own time (self plus the dependency, Node and native code it calls: what a
+ * change to it can remove) in the main heat; a line that only calls user code elsewhere in the lighter
+ * call heat, by its total.
+ */
+export function lineHeat(l: LineAnnotation): { kind: 'own' | 'call'; bucket: 1 | 2 | 3 | 4 } {
+  if (l.ownPct >= 0.1 || l.totalPct < 0.1) return { kind: 'own', bucket: heatBucket(Math.max(l.ownPct, l.selfPct)) };
+  return { kind: 'call', bucket: heatBucket(l.totalPct) };
 }
 
 function callerList(callers: readonly CallerShare[], base: (file: string) => string): string {
   if (!callers.length) return '';
-  return `\n\n**Top callers**\n\n${callers.map((c) => `- ${mdCode(c.function)} ${mdEscape(base(c.file))}${c.line ? `:${c.line}` : ''} — ${pct(c.sharePct)}`).join('\n')}`;
+  const where = (c: CallerShare) => {
+    if (c.inlined) return `${mdEscape(base(c.file))}${c.line ? `:${c.line}` : ''} (ran inlined into it)`;
+    if (c.callSite) return `${mdEscape(base(c.file))}:${c.line}`;
+    if (c.candidateLines?.length) return `${mdEscape(base(c.file))}, one of lines ${c.candidateLines.join(', ')}`;
+    return `${mdEscape(base(c.file))}${c.line ? `:${c.line}` : ''}`;
+  };
+  return `\n\n**Top callers**\n\n${callers.map((c) => `- ${mdCode(c.function)} ${where(c)} — ${pct(c.sharePct)}`).join('\n')}`;
+}
+
+function callsList(calls: readonly CalleeShare[]): string {
+  if (!calls.length) return '';
+  return `\n\n**Calls here**\n\n${calls.map((c) => `- → ${mdCode(c.function)}${c.where ? ` (${mdEscape(c.where)})` : ''} ${pct(c.pct)} · ${formatMs(c.ms)}`).join('\n')}`;
 }
 
 /** Hover Markdown for a hot line. Every profile string is escaped: names and paths are program-controlled. */
 export function lineHover(l: LineAnnotation, profileName: string, base: (file: string) => string): string {
-  const inlined = l.maybeInlined
-    ? `\n\nV8 charged this time to ${mdCode(l.function)}, but the line lies outside it: it most likely ran inlined${l.inlinedFunction ? ` as ${mdCode(l.inlinedFunction)}` : ''}.`
+  const placement = l.placement === 'own' ? ''
+    : l.placement === 'inlined'
+      ? `\n\nThis code ran inlined into ${mdCode(l.inlinedInto ?? '?')} (V8 reported the inlining): V8 charged it to that function's frame; Hotpath shows it here, where the code is.`
+      : `\n\nThis code most likely ran inlined into ${mdCode(l.inlinedInto ?? '?')}: inferred from the source (V8's inlining facts were not collected in this run).`;
+  const totals = isCallLine(l) || l.ownPct > l.selfPct + 0.05
+    ? ` · **Own**: ${formatMs(l.ownMs)} (${pct(l.ownPct)}) · **Total**: ${formatMs(l.totalMs)} (${pct(l.totalPct)})`
     : '';
-  return `**Self time**: ${formatMs(l.selfMs)} (${pct(l.selfPct)} of the profile), ≈ ${formatInt(l.samples)} samples` +
-    `\n\n**Function**: ${mdCode(l.function)}${inlined}${callerList(l.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
+  const samples = l.samples > 0 ? `, ≈ ${formatInt(l.samples)} samples` : '';
+  return `**Self time**: ${formatMs(l.selfMs)} (${pct(l.selfPct)} of the profile)${samples}${totals}` +
+    `${callsList(l.calls)}\n\n**Function**: ${mdCode(l.function)}${placement}${callerList(l.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
 }
 
 /** Hover Markdown for a hot function's declaration line. */
 export function functionHover(f: FunctionAnnotation, profileName: string, base: (file: string) => string, v8Markdown?: string): string {
-  return `**${mdCode(f.function)}** — #${f.rank} by self time\n\n` +
-    `**Self time**: ${formatMs(f.selfMs)} (${pct(f.selfPct)}) · **Total**: ${formatMs(f.totalMs)} (${pct(f.totalPct)})` +
-    `${v8Markdown ? `\n\n${v8Markdown}` : ''}${callerList(f.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
+  const parts = f.ownParts.length
+    ? `\n\n**Own cost**: ${formatMs(f.ownMs)} (${pct(f.ownPct)}) — its own lines plus the code it calls directly in dependencies, Node and natives:\n\n${f.ownParts.map((p) => `- → ${mdCode(p.function)}${p.where ? ` (${mdEscape(p.where)})` : ''} ${pct(p.pct)}${p.callLine ? ` at line ${p.callLine}` : ''}`).join('\n')}`
+    : '';
+  const notPlaced = f.notPlaced
+    ? `\n\n**Inlined code, not placed**: ${formatMs(f.notPlaced.ms)} (${pct(f.notPlaced.pct)}) — V8 charged it to this function, but the profile does not say which line it ran on${f.notPlaced.reasons.length ? ` (${f.notPlaced.reasons.map(mdEscape).join('; ')})` : ''}.`
+    : '';
+  const unplaced = f.unplacedCalls?.length
+    ? `\n\n**Calls not placed on a line**:\n\n${f.unplacedCalls.map((c) => `- → ${mdCode(c.function)} ${pct(c.pct)}${c.candidateLines.length ? ` — called on lines ${c.candidateLines.join(', ')}; the profile does not say which` : ' — call site not found in the source'}`).join('\n')}`
+    : '';
+  const inlined = f.inlinedInto?.length ? `\n\n**Ran inlined into**: ${f.inlinedInto.slice(0, 4).map(mdCode).join(', ')} (${formatMs(f.inlinedMs ?? 0)} of its self time).` : '';
+  return `**${mdCode(f.function)}** — #${f.rank} by own cost\n\n` +
+    `**Self time**: ${formatMs(f.selfMs)} (${pct(f.selfPct)}) · **Own**: ${formatMs(f.ownMs)} (${pct(f.ownPct)}) · **Total**: ${formatMs(f.totalMs)} (${pct(f.totalPct)})` +
+    `${parts}${notPlaced}${unplaced}${inlined}${v8Markdown ? `\n\n${v8Markdown}` : ''}${callerList(f.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
 }
 
 /** After-line label of a deopt position: `deopt: wrong map ×3`. */

@@ -4,13 +4,14 @@
  */
 import type { Comparison } from '../../core/stats/compare';
 import { signedPercent } from '../../core/stats/formatComparison';
-import { formatInt, formatMs, mdCode, mdEscape } from '../../shared/text';
+import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
+import { ownMatters } from '../../core/attribution/rank';
 import type { WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
   | { kind: 'idle' }
   | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number }
-  | { kind: 'profiled'; function: string; selfPct: number; file: string; line: number | null; profilePath: string }
+  | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
   | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] };
 
@@ -74,12 +75,16 @@ export function renderStatus(state: StatusState): RenderedStatus {
       const live = state.requestsPerSecond !== undefined ? ` ${rps(state.requestsPerSecond)} req/s` : '';
       return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}. Cancel from the progress notification.`, tone: 'neutral' };
     }
-    case 'profiled':
+    case 'profiled': {
+      // Own cost (self plus the dependency, Node and native code it calls) is what a change can remove.
+      const own = ownMatters(state);
+      const share = own ? `${state.ownPct.toFixed(1)}% own` : `${state.selfPct.toFixed(1)}% self`;
       return {
-        text: `$(flame) ${noIcons(state.function)} ${state.selfPct.toFixed(1)}% self`,
-        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.selfPct.toFixed(1)}% self time\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
+        text: `$(flame) ${noIcons(labelText(state.function))} ${share}`,
+        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.ownPct.toFixed(1)}% own, ${state.selfPct.toFixed(1)}% self time${state.ownDetail ? ` (${mdEscape(state.ownDetail)})` : ''}\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
         tone: 'neutral', command: 'hotpath.showFlamegraph',
       };
+    }
     case 'baseline':
       return {
         text: `$(pulse) ${rps(state.requestsPerSecond)} req/s baseline`,

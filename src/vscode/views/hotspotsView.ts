@@ -4,18 +4,21 @@ import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
 import { listBaselines, listProfiles, type ProfileEntry } from './history';
 import type { BaselineSummary } from '../../core/stats/baselineStore';
-import type { ThreadHotspot } from '../../core/workflow/analyze';
+import type { ThreadHotspot, ThreadPackage } from '../../core/workflow/analyze';
+import { formatMs, formatPct, labelText } from '../../shared/text';
+import { ownDetail, ownMatters } from '../../core/attribution/rank';
 import type { PreflightCheck } from '../../core/workflow/preflight';
 
 type Node =
-  | { kind: 'section'; id: 'checks' | 'hotspots' | 'baselines' | 'profiles' }
+  | { kind: 'section'; id: 'checks' | 'hotspots' | 'packages' | 'baselines' | 'profiles' }
   | { kind: 'check'; check: PreflightCheck }
   | { kind: 'hotspot'; hotspot: ThreadHotspot }
+  | { kind: 'package'; pkg: ThreadPackage }
   | { kind: 'baseline'; folder: string; baseline: BaselineSummary }
   | { kind: 'profile'; folder: string; profile: ProfileEntry }
   | { kind: 'empty'; text: string };
 
-const SECTION_LABEL = { checks: 'Production parity', hotspots: 'Hotspots', baselines: 'Baselines', profiles: 'Profiles' } as const;
+const SECTION_LABEL = { checks: 'Production parity', hotspots: 'Hotspots', packages: 'Dependencies', baselines: 'Baselines', profiles: 'Profiles' } as const;
 
 /** The activity-bar view: hotspots of the last profile, baselines, and the profile history. */
 export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
@@ -31,7 +34,7 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   getChildren(node?: Node): Promise<Node[]> | Node[] {
     if (!node) {
-      const ids = [...(this.session.checks ? ['checks' as const] : []), 'hotspots' as const, 'baselines' as const, 'profiles' as const];
+      const ids = [...(this.session.checks ? ['checks' as const] : []), 'hotspots' as const, ...(this.session.profile?.packages.length ? ['packages' as const] : []), 'baselines' as const, 'profiles' as const];
       return ids.map((id) => ({ kind: 'section', id }));
     }
     if (node.kind !== 'section') return [];
@@ -43,6 +46,8 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const hs = this.session.profile?.hotspots ?? [];
         return hs.length ? hs.slice(0, 30).map((hotspot) => ({ kind: 'hotspot', hotspot })) : [{ kind: 'empty', text: 'Run "Profile with Load" or open a .cpuprofile' }];
       }
+      case 'packages':
+        return (this.session.profile?.packages ?? []).slice(0, 20).map((pkg) => ({ kind: 'package', pkg }));
       case 'baselines':
         return Promise.all(folders.map(async (f) => (await listBaselines(f.uri.fsPath)).map((baseline): Node => ({ kind: 'baseline', folder: f.uri.fsPath, baseline }))))
           .then((all) => all.flat()).then((list) => (list.length ? list : [{ kind: 'empty', text: 'No baseline yet' }]));
@@ -81,15 +86,31 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'hotspot': {
         const h = node.hotspot;
-        const item = new vscode.TreeItem(h.function, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(labelText(h.function), vscode.TreeItemCollapsibleState.None);
         const where = h.file ? `${path.basename(h.file)}${h.line ? `:${h.line}` : ''}` : h.category;
-        item.description = `${h.selfPct.toFixed(1)}% self · ${where}${h.thread !== 'main' ? ` · ${h.thread}` : ''}`;
-        item.tooltip = `${h.function}\n${h.file}${h.line ? `:${h.line}` : ''}\nself ${h.selfMs} ms (${h.selfPct}%), total ${h.totalMs} ms (${h.totalPct}%)\n${h.category}${h.package ? ` (${h.package})` : ''}`;
+        const share = h.category === 'user' && ownMatters(h) ? `${formatPct(h.ownPct)} own · ${formatPct(h.selfPct)} self` : `${formatPct(h.selfPct)} self`;
+        item.description = labelText(`${share} · ${where}${h.package ? ` · ${h.package}` : ''}${h.thread !== 'main' ? ` · ${h.thread}` : ''}`);
+        const detail = ownDetail(h, formatPct);
+        const context = h.userCaller
+          ? `called from ${h.userCaller.function} ${h.userCaller.file}${h.userCaller.line ? `:${h.userCaller.line}` : ''}`
+          : h.asyncContext ?? '';
+        item.tooltip = `${h.function}\n${h.file}${h.line ? `:${h.line}` : ''}\nown ${formatMs(h.ownMs)} (${formatPct(h.ownPct)})${detail ? ` — ${detail}` : ''}\nself ${formatMs(h.selfMs)} (${formatPct(h.selfPct)}), total ${formatMs(h.totalMs)} (${formatPct(h.totalPct)})\n${h.category}${h.package ? ` (${h.package})` : ''}${context ? `\n${context}` : ''}`;
         item.iconPath = new vscode.ThemeIcon(h.category === 'user' ? 'flame' : h.category === 'dependency' ? 'package' : 'symbol-method');
-        if (h.line && path.isAbsolute(h.file)) {
-          item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(h.file), { selection: new vscode.Range(h.line - 1, 0, h.line - 1, 0) }] };
+        // Non-user code opens where the user's code calls it: that is the line to change.
+        const target = h.category !== 'user' && h.userCaller?.line && path.isAbsolute(h.userCaller.file) ? { file: h.userCaller.file, line: h.userCaller.line } : h.line && path.isAbsolute(h.file) ? { file: h.file, line: h.line } : undefined;
+        if (target) {
+          item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(target.file), { selection: new vscode.Range(target.line - 1, 0, target.line - 1, 0) }] };
         }
         item.contextValue = 'hotpath.hotspot';
+        return item;
+      }
+      case 'package': {
+        const p = node.pkg;
+        const item = new vscode.TreeItem(labelText(p.package), vscode.TreeItemCollapsibleState.None);
+        item.description = `${formatPct(p.totalPct)} total · ${formatPct(p.selfPct)} self`;
+        item.tooltip = `${p.package}: ${formatMs(p.totalMs)} (${formatPct(p.totalPct)}) with the package on the stack, ${formatMs(p.selfMs)} (${formatPct(p.selfPct)}) in its own code`;
+        item.iconPath = new vscode.ThemeIcon('package');
+        item.contextValue = 'hotpath.package';
         return item;
       }
       case 'baseline': {

@@ -4,6 +4,8 @@ import type { Warning } from '../../core/common/warnings';
 import type { FlamePanel } from '../flame/flamePanel';
 import type { HotpathSession, LoadedProfile } from '../session';
 import { rps } from '../status/render';
+import { ownDetail } from '../../core/attribution/rank';
+import { formatPct } from '../../shared/text';
 import { loadedFromAnalysis } from './loadedProfile';
 import { checksOf, type RunResult } from './runs';
 
@@ -15,7 +17,7 @@ export interface ApplyContext {
   decorate?: (loaded: LoadedProfile) => ((payload: import('../../shared/flame/payload').FlamePayload) => void) | undefined;
 }
 
-/** The hottest user function, else the hottest function: what the status bar and summary name. */
+/** The user function with the most own cost, else the hottest function: what the status bar and summary name. */
 export function topHotspot(loaded: LoadedProfile) {
   return loaded.hotspots.find((h) => h.category === 'user' && h.thread === 'main') ?? loaded.hotspots[0];
 }
@@ -27,7 +29,7 @@ function logWarnings(log: vscode.LogOutputChannel, warnings: readonly Warning[])
 export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: { preserveFocus?: boolean } = {}): void {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
-  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, file: top.file, line: top.line, profilePath: loaded.profilePath });
+  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath });
   ctx.flame.show({ model: loaded.model, title: loaded.title, decorate: ctx.decorate?.(loaded) }, options);
 }
 
@@ -44,10 +46,13 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
   switch (result.kind) {
     case 'profile':
     case 'script': {
-      const loaded = loadedFromAnalysis(result.profilePath, result.model, result.hotspots, result.v8Functions);
+      const loaded = loadedFromAnalysis(result.profilePath, result);
       showProfile(ctx, loaded);
       const top = topHotspot(loaded);
-      const where = top ? `${top.function} takes ${top.selfPct.toFixed(1)}% self time (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})` : 'no samples in JavaScript';
+      const detail = top ? ownDetail(top, formatPct) : undefined;
+      const where = top
+        ? `${top.function} takes ${detail ? `${top.ownPct.toFixed(1)}% own (${detail})` : `${top.selfPct.toFixed(1)}% self time`} (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})`
+        : 'no samples in JavaScript';
       const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s` : '';
       const summary = `Profile saved: ${where}${load}.${warningNote}`;
       if (options.notify) void offerProfileActions(summary, top);

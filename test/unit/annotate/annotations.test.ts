@@ -3,13 +3,14 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { buildAnnotations } from '../../../src/core/annotate';
 import { loadProfile } from '../../../src/core/profile';
+import { attributeProfile } from '../../../src/core/attribution';
 
 const PROFILES = path.resolve(__dirname, '../../fixtures/profiles');
 
 describe('annotations', () => {
   it('hot functions sit on their declaration lines; hot lines carry share, time, samples and callers', async () => {
     const model = await loadProfile(path.join(PROFILES, 'cpu-hot.cpuprofile'), { sourceMaps: false });
-    const a = buildAnnotations(model, { profilePath: 'cpu-hot.cpuprofile' });
+    const a = buildAnnotations(model, await attributeProfile(model), { profilePath: 'cpu-hot.cpuprofile' });
     const file = a.files.get('/hotpath-fixtures/cpu-hot.js');
     assert.ok(file, `files: ${[...a.files.keys()]}`);
     const hot = file.functions.find((f) => f.function === 'hotLoop');
@@ -32,7 +33,7 @@ describe('annotations', () => {
 
   it('respects limits and thresholds', async () => {
     const model = await loadProfile(path.join(PROFILES, 'cpu-hot.cpuprofile'), { sourceMaps: false });
-    const a = buildAnnotations(model, { profilePath: 'p', maxFunctions: 1, minLineSelfPct: 50 });
+    const a = buildAnnotations(model, await attributeProfile(model), { profilePath: 'p', maxFunctions: 1, minLinePct: 50 });
     const all = [...a.files.values()];
     assert.equal(all.flatMap((f) => f.functions).length, 1);
     assert.deepEqual(all.flatMap((f) => f.lines).map((l) => l.line), [9]);
@@ -40,7 +41,7 @@ describe('annotations', () => {
 
   it('recursion: callers exclude the function itself', async () => {
     const model = await loadProfile(path.join(PROFILES, 'recursion.cpuprofile'), { sourceMaps: false });
-    const a = buildAnnotations(model, { profilePath: 'p' });
+    const a = buildAnnotations(model, await attributeProfile(model), { profilePath: 'p' });
     const functions = [...a.files.values()].flatMap((x) => x.functions);
     assert.ok(functions.some((f) => f.callers.length > 0), 'the recursive function has a (non-recursive) caller');
     for (const f of functions) {

@@ -181,6 +181,14 @@ describe('source maps: resolution rules and failures', () => {
       fs.writeFileSync(`${script}.map`, map({ sources: ['../src/x.ts'] }));
       const profileFile = path.join(dir, 'p.cpuprofile');
       fs.writeFileSync(profileFile, profileText.split(pathToFileURL(SCRIPT).href).join(pathToFileURL(script).href));
+      // The original is not on disk (a package published without its src/): the installed file stays the
+      // position, with the original kept as secondary, so nothing points at a file nobody can open.
+      const missing = await loadProfile(profileFile);
+      const m = missing.functions.find((f) => f.name === 'a')!;
+      assert.equal(m.originalFile, undefined);
+      assert.deepEqual(m.unavailableSource && [m.unavailableSource.file, m.unavailableSource.line], [path.join(dir, 'src', 'x.ts'), 1]);
+      fs.mkdirSync(path.join(dir, 'src'));
+      fs.writeFileSync(path.join(dir, 'src', 'x.ts'), 'export function a() {}\n');
       const model = await loadProfile(profileFile);
       const a = model.functions.find((f) => f.name === 'a')!;
       assert.deepEqual([a.originalFile, a.originalLine], [path.join(dir, 'src', 'x.ts'), 1]);

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { joinCommandLine, splitCommandLine } from '../../../src/vscode/targets/commandLine';
 import { effectiveNodeEnv, resolveTarget, targetToSettings } from '../../../src/vscode/targets/targetSpec';
 import { mapLine, mapLineThroughEdits } from '../../../src/vscode/annotations/lineTracking';
-import { codeLensText, deoptHover, deoptLabel, formatMs, heatBucket, lineHover, lineLabel, v8FunctionMarkdown } from '../../../src/vscode/annotations/format';
+import { codeLensText, deoptHover, deoptLabel, formatMs, heatBucket, lineHeat, lineHover, lineLabel, v8FunctionMarkdown } from '../../../src/vscode/annotations/format';
 import { mdCode, mdEscape, noIcons, renderStatus } from '../../../src/vscode/status/render';
 import { requestFromLaunchConfig } from '../../../src/vscode/debug/launchConfig';
 import { compareRuns } from '../../../src/core/stats/compare';
@@ -70,19 +70,30 @@ describe('vscode layer (pure parts)', () => {
   });
 
   describe('labels and hovers', () => {
-    const f = { function: 'render', file: '/app/t.js', line: 60, selfMs: 410.4, selfPct: 12.34, totalMs: 1020, totalPct: 31, rank: 1, callers: [] };
+    const f = { function: 'render', file: '/app/t.js', line: 60, selfMs: 410.4, selfPct: 12.34, totalMs: 1020, totalPct: 31, ownMs: 410.4, ownPct: 12.34, ownParts: [], rank: 1, callers: [] };
+    const line = { file: '', line: 1, selfMs: 61.2, selfPct: 4.21, totalMs: 61.2, totalPct: 4.21, ownMs: 61.2, ownPct: 4.21, samples: 61, function: 'f', placement: 'own' as const, calls: [], callers: [] };
     it('CodeLens: self, total, time; V8 summary and edit note when given', () => {
       assert.equal(codeLensText(f), '12.3% self · 31.0% total · 410 ms');
       assert.equal(codeLensText(f, 'TurboFan · 2 deopts (wrong map)', true), '12.3% self · 31.0% total · 410 ms · TurboFan · 2 deopts (wrong map) · edited since profiling');
     });
+    it('CodeLens: own cost first when the callees carry it, and inlined code not placed', () => {
+      const signingKey = { ...f, function: 'signingKey', selfMs: 3, selfPct: 0.1, totalMs: 2563, totalPct: 85.2, ownMs: 2560, ownPct: 85.04,
+        ownParts: [{ function: 'pbkdf2Sync', where: 'native, node:crypto', file: 'node:internal/crypto/pbkdf2', line: 62, ms: 2530, pct: 84.02, callLine: 10 }],
+        notPlaced: { ms: 40, pct: 1.3, reasons: ['inlined code from another function (the profile does not say which)'] } };
+      assert.equal(codeLensText(signingKey), '85.0% own (84.0% in pbkdf2Sync, native, node:crypto) · 0.1% self · 85.2% total · 2,560 ms · 1.3% inlined code not placed');
+    });
     it('line labels and heat buckets', () => {
-      assert.equal(lineLabel({ file: '', line: 1, selfMs: 61.2, selfPct: 4.21, samples: 61, function: 'f', maybeInlined: false, callers: [] }), '4.2% · 61.2 ms');
+      assert.equal(lineLabel(line), '4.2% · 61.2 ms');
+      assert.equal(lineLabel({ ...line, selfMs: 2, selfPct: 0.1, totalMs: 2563, totalPct: 84.1, ownPct: 84, calls: [{ function: 'pbkdf2Sync', where: 'node:crypto', file: '', line: null, ms: 2560, pct: 84 }] }), '84.1% total · 0.1% self');
+      assert.equal(lineLabel({ ...line, placement: 'inlined', inlinedInto: 'handle' }), '4.2% · 61.2 ms (inlined)');
+      assert.deepEqual(lineHeat({ ...line, selfPct: 0, ownPct: 0, totalPct: 40 }), { kind: 'call', bucket: 4 });
+      assert.deepEqual(lineHeat({ ...line, selfPct: 0.1, ownPct: 84, totalPct: 84.1 }), { kind: 'own', bucket: 4 });
       assert.deepEqual([0.2, 1, 2.9, 3, 9.9, 10, 50].map(heatBucket), [1, 2, 2, 3, 3, 4, 4]);
       assert.equal(formatMs(1234.5), '1,235 ms');
       assert.equal(formatMs(1.234), '1.23 ms');
     });
     it('hovers escape profile-controlled text', () => {
-      const md = lineHover({ file: '/a.js', line: 3, selfMs: 5, selfPct: 1, samples: 5, function: '<img src=x onerror=alert(1)>*', maybeInlined: true, inlinedFunction: '[x](command:evil)', callers: [{ function: '`bad`', file: '/b.js', line: 2, sharePct: 80 }] }, 'p.cpuprofile', (x) => x);
+      const md = lineHover({ ...line, file: '/a.js', line: 3, selfMs: 5, selfPct: 1, samples: 5, function: '<img src=x onerror=alert(1)>*', placement: 'inlined', inlinedInto: '[x](command:evil)', callers: [{ function: '`bad`', file: '/b.js', line: 2, callSite: true, sharePct: 80 }] }, 'p.cpuprofile', (x) => x);
       // Names sit in code spans (rendered literally, never as links or HTML) fenced longer than any backtick run inside.
       assert.ok(md.includes('`<img src=x onerror=alert(1)>*`'), md);
       assert.ok(md.includes('`[x](command:evil)`'), md);
@@ -90,6 +101,13 @@ describe('vscode layer (pure parts)', () => {
       assert.ok(!/[^`]\[x\]\(command/.test(md.replace(/`[^`]*`/g, '')), md);
       assert.match(md, /Self time\*\*: 5\.00 ms \(1\.0% of the profile\), ≈ 5 samples/);
       assert.match(md, /Top callers/);
+      assert.match(md, /ran inlined into/);
+    });
+    it('line hover: calls made here with where they ran; own and total', () => {
+      const md = lineHover({ ...line, line: 10, selfMs: 2, selfPct: 0.1, totalMs: 2563, totalPct: 84.1, ownMs: 2560, ownPct: 84,
+        calls: [{ function: 'pbkdf2Sync', where: 'native, node:crypto', file: '', line: null, ms: 2560, pct: 84 }] }, 'p.cpuprofile', (x) => x);
+      assert.ok(md.includes('→ `pbkdf2Sync` (native, node\\:crypto) 84.0%'), md);
+      assert.match(md, /\*\*Total\*\*: 2,563 ms \(84\.1%\)/);
     });
     it('V8 hover and deopt texts: explanation and fix, OSR exits labelled, names escaped', () => {
       const explanation = { title: 'Wrong map', text: 'The object had another shape.', fix: 'Keep shapes consistent.' };
@@ -121,7 +139,8 @@ describe('vscode layer (pure parts)', () => {
     it('idle, running with live req/s, profiled, baseline', () => {
       assert.equal(renderStatus({ kind: 'idle' }).text, '$(pulse) Hotpath');
       assert.equal(renderStatus({ kind: 'running', title: 'Profile with Load', stage: 'profiling', requestsPerSecond: 5820.4 }).text, '$(loading~spin) Profiling… 5,820 req/s');
-      assert.equal(renderStatus({ kind: 'profiled', function: 'render', selfPct: 41.23, file: '/a.js', line: 3, profilePath: '/p' }).text, '$(flame) render 41.2% self');
+      assert.equal(renderStatus({ kind: 'profiled', function: 'render', selfPct: 41.23, ownPct: 41.23, file: '/a.js', line: 3, profilePath: '/p' }).text, '$(flame) render 41.2% self');
+      assert.equal(renderStatus({ kind: 'profiled', function: 'signingKey', selfPct: 0.1, ownPct: 85, ownDetail: '84.0% in pbkdf2Sync, native, node:crypto', file: '/a.js', line: 3, profilePath: '/p' }).text, '$(flame) signingKey 85.0% own');
       assert.equal(renderStatus({ kind: 'baseline', name: 'shop', requestsPerSecond: 5820, p99Ms: 3.2, runs: 3, file: '/b' }).text, '$(pulse) 5,820 req/s baseline');
     });
     it('verify: change vs baseline, tone by verdict, CI and links in the tooltip', () => {

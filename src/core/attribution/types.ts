@@ -1,0 +1,113 @@
+/**
+ * Attribution: which line (and which function) each second of the profile belongs to, beyond what V8's
+ * CPU profile says directly. V8 records self time per line only for the top frame, charges inlined
+ * callees' lines to their caller's frame, and records no call-site lines at all; attribution adds
+ * inclusive time per call-site line, places inlined code in its own file, and sums the time a user
+ * function can act on (its own cost). Times are µs inside, like the profile model.
+ */
+import type { Category } from '../profile/types';
+
+/** How a line's self time was placed: it is the frame's own line, or an inlined callee's (V8 said so, or inferred from the source). */
+export type Placement = 'own' | 'inlined' | 'inferred';
+
+export interface CallSiteLine {
+  file: string;
+  line: number;
+  column: number | null;
+}
+
+/** Where a caller makes a call: one line, several candidate lines (the profile cannot tell which), or not found. */
+export type CallSiteResult =
+  | { status: 'placed'; site: CallSiteLine; via?: CallSiteLine }
+  | { status: 'ambiguous'; lines: CallSiteLine[] }
+  | { status: 'not-found' };
+
+/** A function that ran, identified beyond the profile's frames (a callee that ran only inlined has no frame). */
+export interface AttributedFunctionInfo {
+  /** Index in model.functions; -1 when the function ran only inlined into other functions' frames. */
+  model: number;
+  name: string;
+  /** Display position: the original source when mapped and on disk, else the script. '' for natives. */
+  file: string;
+  line: number | null;
+  column: number | null;
+  url: string;
+  category: Category;
+  package: string | null;
+}
+
+/** A direct callee's share of a user function's own cost (non-user code it called), or inlined non-user code. */
+export interface OwnPart {
+  /** Attribution function id of the callee the user function called (the entry into non-user code). */
+  callee: number;
+  us: number;
+  /** Where most of that time ran: 'native' when V8 builtins or C++ dominated, else the callee's category. */
+  ranIn: Category;
+}
+
+export interface AttributedLine {
+  /** Display file and 1-based line. */
+  file: string;
+  line: number;
+  /** Time with this line on top of the stack (its own code, or an inlined callee's code placed here). */
+  selfUs: number;
+  /** Time with this line anywhere on the stack: self plus everything called from it. */
+  totalUs: number;
+  /** Self plus non-user code called from this line: the part a change to this line can remove. */
+  ownUs: number;
+  /** The function with the most self time on this line (attribution id); -1 for a call-only line's caller unknown. */
+  fn: number;
+  /** When the code here ran inlined into another function's frame: that frame's function (attribution id). */
+  inlinedInto?: number;
+  placement: Placement;
+  /** Callees called from this line, with their total under this line. */
+  calls: { callee: number; us: number }[];
+}
+
+export interface NotPlaced {
+  /** Time V8 charged to this frame on lines we could not place (µs). */
+  us: number;
+  /** Why, in a phrase, with the candidates when there were several. */
+  reasons: string[];
+}
+
+export interface PackageTotal {
+  package: string;
+  selfUs: number;
+  /** Time with any frame of the package on the stack. */
+  totalUs: number;
+}
+
+export interface Attribution {
+  /** model.functions.length ≤ id < functions.length are functions known only as inlined code. */
+  functions: AttributedFunctionInfo[];
+  /** Per function id: self time where its code ran (inlined placements moved to the inlinee). */
+  selfUs: Float64Array;
+  /** Per function id: total (inclusive) time; for inline-only functions, their placed ticks. */
+  totalUs: Float64Array;
+  /** Per function id: own cost for user functions (self + non-user callees), self for others. */
+  ownUs: Float64Array;
+  /** Per function id: the part of selfUs that ran inlined into other functions' frames. */
+  inlinedUs: Float64Array;
+  /** Per user function id: the biggest non-user parts of its own cost. */
+  ownParts: Map<number, OwnPart[]>;
+  /** Per frame function id: time on lines that could not be placed. */
+  notPlaced: Map<number, NotPlaced>;
+  /** Per function id: the frames it ran inlined in (attribution ids), with its time there, heaviest first. */
+  inlinedInto: Map<number, { frame: number; us: number }[]>;
+  /** Placed lines, heaviest total first. */
+  lines: AttributedLine[];
+  /** Call sites of (caller id, callee id) pairs that were looked up: key `${caller}:${callee}`. */
+  callSites: Map<string, CallSiteResult>;
+  /** Per user function id: callees whose call could not be placed on one line, with their time. */
+  unplacedCalls: Map<number, { callee: number; us: number; site: CallSiteResult }[]>;
+  /** For non-user functions: the user function most of their self time runs under, with the call site. */
+  userCallers: Map<number, { caller: number; site: CallSiteResult; us: number }>;
+  /** For non-user functions with no synchronous user caller: what started them ("a socket callback of `pg`"). */
+  asyncContexts: Map<number, string>;
+  packages: PackageTotal[];
+  /** Source files that could not be read for attribution, and why (reported once as a warning). */
+  skippedSources: Map<string, string>;
+  /** Whether V8's inlining facts were available (placements are then 'inlined', else 'inferred'). */
+  usedV8: boolean;
+}

@@ -1,0 +1,101 @@
+// The source index: functions where V8 puts them, calls with their lines, code lines, module bindings.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { indexSource } from '../../../src/core/attribution/sourceIndex';
+import { diskSources, readBoundedText } from '../../../src/core/attribution/sources';
+import { loadProfile } from '../../../src/core/profile';
+import { file, lineOf, SRC } from './synth';
+
+const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
+
+describe('source index', () => {
+  it('finds every function of a real recording at the exact position V8 reported for it', async function () {
+    this.timeout(30_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-index-'));
+    try {
+      const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, path.join(SRC, 'run.js'), '300'], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      const model = await loadProfile(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!), { sourceMaps: false });
+      const ours = model.functions.filter((f) => f.file.startsWith(SRC) && f.line !== null);
+      assert.ok(ours.length >= 8, `functions seen: ${ours.map((f) => f.name).join(', ')}`);
+      for (const f of ours) {
+        const index = indexSource(f.file, fs.readFileSync(f.file, 'utf8'));
+        const id = index.functionAt({ line: f.line!, column: f.column! - 1 });
+        assert.ok(id >= 0, `${f.name} at ${f.line}:${f.column}`);
+        const parsed = index.functions[id];
+        assert.deepEqual([parsed.anchor.line, parsed.anchor.column + 1], [f.line, f.column], `${f.name || '(anonymous)'} anchored where V8 reported it`);
+        if (f.name) assert.equal(parsed.name.replace(/^(get|set) /, ''), f.name.replace(/^(get|set) /, ''), 'and named as V8 named it');
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('calls, callbacks, constructors and tagged templates, per function', () => {
+    const index = indexSource(file('app.js'), read('app.js'));
+    const withCallbacks = index.functions.find((f) => f.name === 'withCallbacks')!;
+    const names = withCallbacks.calls.map((c) => `${c.names.join('|')}@${c.line}`);
+    assert.ok(names.includes(`map@${lineOf('app.js', 'items.map(')}`), names.join(' '));
+    assert.ok(names.includes(`forEach@${lineOf('app.js', 'items.forEach(')}`), names.join(' '));
+    assert.ok(names.includes(`Page@${lineOf('app.js', 'new render.Page')}`), names.join(' '));
+    assert.ok(names.includes(`html@${lineOf('app.js', 'new render.Page')}`), names.join(' '));
+    const forEach = withCallbacks.calls.find((c) => c.names.includes('forEach'))!;
+    assert.deepEqual(forEach.argNames, ['row']);
+    const map = withCallbacks.calls.find((c) => c.names.includes('map'))!;
+    assert.equal(map.argFunctions.length, 1, 'the arrow passed to map');
+    // The arrow's own call of lineTotal belongs to the arrow, not to withCallbacks.
+    assert.ok(!withCallbacks.calls.some((c) => c.names.includes('lineTotal')));
+  });
+
+  it('code lines, header lines, and module bindings (CommonJS, ES modules, TypeScript)', () => {
+    const app = indexSource(file('app.js'), read('app.js'));
+    assert.equal(app.hasCode(lineOf('app.js', '// Sums the cart')), false, 'a comment line has no code');
+    assert.equal(app.hasCode(5), false, 'a blank line has no code');
+    const quote = app.functions.find((f) => f.name === 'quote')!;
+    assert.equal(app.isStructuralLine(quote.id, quote.startLine), true, 'the header line is entry code only');
+    assert.equal(app.isStructuralLine(quote.id, lineOf('app.js', 'let sum = 0')), false);
+    assert.deepEqual(app.imports.get('lineTotal'), { module: './lib/pricing', imported: 'lineTotal' });
+    assert.deepEqual(app.imports.get('render'), { module: './lib/render', imported: '*' });
+    assert.equal(app.exports.get('quote'), 'quote');
+
+    const esm = indexSource(file('esm.mjs'), read('esm.mjs'));
+    assert.deepEqual(esm.imports.get('total'), { module: './lib/pricing.js', imported: 'lineTotal' });
+    assert.deepEqual(esm.imports.get('render'), { module: './lib/render.js', imported: '*' });
+    assert.ok(esm.exports.has('page') && esm.exports.has('default'));
+
+    const ts = indexSource(file('service.ts'), read('service.ts'));
+    assert.equal(ts.errorCount, 0, 'decorators, types and private members parse');
+    const count = ts.functions.find((f) => f.name === 'countPrimes')!;
+    assert.deepEqual(count.calls.map((c) => c.names[0]), ['isPrime']);
+    assert.ok(ts.functions.some((f) => f.name === 'get size'));
+    assert.deepEqual(ts.definitions.get('isPrime')?.length, 1);
+  });
+
+  it('a half-edited file still gives what parses', () => {
+    const index = indexSource('/x.js', 'function ok(a) { return a + 1; }\nfunction broken( {\n');
+    assert.ok(index.functions.some((f) => f.name === 'ok'));
+    assert.ok(index.errorCount > 0);
+  });
+
+  it('reads only regular files below the size cap, without blocking on a FIFO', async function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-read-'));
+    try {
+      const fifo = path.join(dir, 'pipe.js');
+      spawnSync('mkfifo', [fifo]);
+      const big = path.join(dir, 'big.js');
+      fs.writeFileSync(big, 'x'.repeat(64));
+      assert.deepEqual(await readBoundedText(fifo), { error: 'not a regular file' });
+      assert.deepEqual(await readBoundedText(dir), { error: 'not a regular file' });
+      assert.match((await readBoundedText(big, 16) as { error: string }).error, /larger than/);
+      assert.deepEqual(await readBoundedText(path.join(dir, 'missing.js')), { error: 'not found' });
+      const sources = diskSources();
+      assert.equal(await sources.index(fifo), undefined);
+      assert.equal(sources.skipped.get(fifo), 'not a regular file');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
