@@ -41,7 +41,7 @@ const NATIVES = ['JSON.parse', 'JSON.stringify', 'RegExp.prototype.exec', 'Array
  * Write a profile of about `targetBytes` to `file`. `nodeCount` sets the call tree's size.
  * Returns { bytes, nodes, samples }.
  */
-function generateProfile(file, { targetBytes, nodeCount, seed }) {
+function generateProfile(file, { targetBytes, nodeCount, seed, sourcesDir }) {
   const rnd = mulberry32(seed);
   const pick = (arr) => arr[Math.floor(rnd() * arr.length)];
   const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -54,7 +54,7 @@ function generateProfile(file, { targetBytes, nodeCount, seed }) {
   for (let s = 0; s < Math.max(20, Math.floor(fnCount / 12)); s++) {
     const r = rnd();
     let url;
-    if (r < 0.4) url = `file:///srv/app/src/${pick(WORDS)}/${pick(WORDS)}${pick(NOUNS)}${s}.js`;
+    if (r < 0.4) url = `file://${sourcesDir || '/srv/app'}/src/${pick(WORDS)}/${pick(WORDS)}${pick(NOUNS)}${s}.js`;
     else if (r < 0.8) url = `file:///srv/app/node_modules/${pick(PACKAGES)}/lib/${pick(WORDS)}${s}.js`;
     else url = pick(INTERNALS);
     scripts.push({ url, id: String(scriptId++) });
@@ -67,6 +67,10 @@ function generateProfile(file, { targetBytes, nodeCount, seed }) {
       functions.push({ name: rnd() < 0.08 ? '' : `${pick(WORDS)}${pick(NOUNS)}`, url: s.url, scriptId: s.id, line: int(0, 2500), col: int(0, 60) });
     }
   }
+
+  // With sourcesDir, every user function's `(` must be where a real source can put it: after
+  // `function <name>` on its line.
+  if (sourcesDir) for (const f of functions) if (f.url.startsWith('file:') && f.col < 10 + f.name.length) f.col = 10 + f.name.length + int(0, 20);
 
   // Call tree: ids are 1-based; 1 = (root); 2..4 are V8's special nodes.
   const parent = new Int32Array(nodeCount + 1);
@@ -163,7 +167,54 @@ function generateProfile(file, { targetBytes, nodeCount, seed }) {
   out(']}');
   bytes += fs.writeSync(fd, chunk);
   fs.closeSync(fd);
+  if (sourcesDir) writeSources(functions, fnOf, children, nodeCount);
   return { bytes, nodes: nodeCount, samples: sampleCount };
+}
+
+/**
+ * The user scripts a generated profile names, as JavaScript that parses and puts every function where
+ * the profile says (its `(` at the profile's line and column), each body calling the functions its
+ * frames call in the profile — what attribution reads.
+ */
+function writeSources(functions, fnOf, children, nodeCount) {
+  const calleesOf = new Map();
+  for (let id = 5; id <= nodeCount; id++) {
+    const f = fnOf[id];
+    for (const c of children[id]) {
+      const callee = functions[fnOf[c]];
+      if (!callee.name) continue;
+      let set = calleesOf.get(f);
+      if (!set) calleesOf.set(f, (set = new Set()));
+      if (set.size < 12) set.add(callee.name);
+    }
+  }
+  const byScript = new Map();
+  functions.forEach((f, index) => {
+    if (!f.url.startsWith('file:')) return;
+    let list = byScript.get(f.url);
+    if (!list) byScript.set(f.url, (list = []));
+    list.push({ ...f, index });
+  });
+  for (const [url, list] of byScript) {
+    list.sort((a, b) => a.line - b.line);
+    const lines = [];
+    let open = false;
+    for (const f of list) {
+      if (f.line < lines.length) continue; // two functions on one line: the first one wins (the profile keeps both)
+      while (lines.length < f.line) lines.push(open ? '  total += 1;' : '');
+      if (open) lines[lines.length - 1] = '}';
+      const name = f.name || 'anonymous';
+      const head = `function ${name}`;
+      lines.push(`${' '.repeat(Math.max(0, f.col - head.length))}${head}(input) {`);
+      open = true;
+      for (const callee of calleesOf.get(f.index) ?? []) lines.push(`  total += ${callee}(input);`);
+    }
+    if (open) lines.push('}');
+    for (let i = 0; i < 60; i++) lines.push('');
+    const file = new URL(url).pathname;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  }
 }
 
 /**

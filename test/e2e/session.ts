@@ -56,10 +56,10 @@ export interface UiSession {
   close(failed: boolean): Promise<void>;
 }
 
-/** Packages the extension, starts code-server with it on a fresh shop workspace, opens Chromium. */
-export async function startUiSession(): Promise<UiSession> {
+/** Packages the extension, starts code-server with it on a fresh workspace (the shop by default), opens Chromium. */
+export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => shopWorkspace()): Promise<UiSession> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-e2e-vsix-'));
-  const workspace = shopWorkspace();
+  const workspace = makeWorkspace();
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   try {

@@ -15,13 +15,14 @@ import { processesWith, waitForNoProcesses } from '../helpers/cli';
 import {
   clearToasts, cursorLine, goToLine, nodeEnvWarning, openFile, openWorkbench, progressToast, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview,
 } from './helpers/workbench';
+import { hotLines, lensesWithLines, LABEL } from './helpers/editor';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
 
 const TEMPLATE_FUNCTIONS = ['tokenize', 'generate', 'compile', 'escape', 'render'];
 
-/** "<function> 41.2% self" → the function. */
+/** "<function> 41.2% self" (or "% own") → the function. */
 function hotFunctionOf(statusText: string): string {
-  const m = /^(.*\S)\s+[\d.]+% self/.exec(statusText);
+  const m = /^(.*\S)\s+[\d.]+% (self|own)/.exec(statusText);
   assert.ok(m, `status bar "${statusText}" names a function and its self share`);
   return m[1];
 }
@@ -31,59 +32,6 @@ function declarationLine(source: string, name: string): number {
   const i = source.split('\n').findIndex((l) => new RegExp(`^\\s*function ${name}\\(`).test(l));
   assert.ok(i >= 0, `function ${name} is declared in the file`);
   return i + 1;
-}
-
-interface LensAt { lens: string; line: string; index: number }
-
-/**
- * Each CodeLens in view in the visible editors, with the text of the line it stands above and its
- * index among all `.editor-instance .monaco-editor .codelens-decoration` elements (to click it).
- */
-function lensesWithLines(page: Page): Promise<LensAt[]> {
-  // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
-  return page.evaluate(() => {
-    const out: { lens: string; line: string; index: number }[] = [];
-    const all = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')];
-    for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
-      const view = editor.getBoundingClientRect();
-      const lines = [...editor.querySelectorAll('.view-lines .view-line')].map((l) => ({ top: l.getBoundingClientRect().top, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }));
-      for (const lens of editor.querySelectorAll('.codelens-decoration')) {
-        const r = lens.getBoundingClientRect();
-        // Monaco keeps lenses of lines scrolled out of view in the DOM; only lines in view are rendered.
-        if (!r.height || r.top < view.top || r.bottom > view.bottom - 20) continue;
-        // The lens is drawn in a view zone right above its line: the first line below it.
-        const below = lines.filter((l) => l.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
-        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below?.text ?? '', index: all.indexOf(lens) });
-      }
-    }
-    return out;
-  });
-}
-
-interface HotLine { text: string; after: string; x: number; y: number }
-
-/**
- * Visible editor lines that carry a hot-line after-text ("4.2% · 61 ms"), with a point on their
- * code to hover. VS Code draws `after.contentText` as the CSS `::after` content of an empty span
- * in the line (class `ced-…`), so the text is read from the computed style, as drawn.
- */
-function hotLines(page: Page): Promise<HotLine[]> {
-  return page.evaluate(() => {
-    const out: { text: string; after: string; x: number; y: number }[] = [];
-    for (const line of document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')) {
-      const after = [...line.querySelectorAll('span[class*="ced-"]')]
-        .map((el) => getComputedStyle(el, '::after').content)
-        .filter((c) => c && c !== 'none' && c !== 'normal')
-        .map((c) => c.replace(/^"|"$/g, ''))
-        .join(' ');
-      if (!/\d+(\.\d+)?% · [\d,.]+ ms/.test(after)) continue;
-      const token = [...line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
-      if (!token) continue;
-      const r = token.getBoundingClientRect();
-      out.push({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2 });
-    }
-    return out;
-  });
 }
 
 describe('VS Code end to end: the workflow in the real UI', function () {
@@ -154,7 +102,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     const status = statusItem(page, 'hotpath.status');
     let sawLive = '';
     let shotTaken = false;
-    const done = await waitForText(status, /% self/, 180_000, (text) => {
+    const done = await waitForText(status, /% (self|own)/, 180_000, (text) => {
       if (!sawLive && /[\d,]+ req\/s/.test(text)) sawLive = text;
       if (sawLive && !shotTaken) { shotTaken = true; void screenshot(page, '03-profiling-progress').catch(() => undefined); }
     });
@@ -214,7 +162,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     const lines = await hotLines(page);
     assert.ok(lines.length > 0, 'hot lines of template.js in view carry an after-text "N% · N ms"');
-    for (const l of lines) assert.match(l.after, /^\s*\d+(\.\d+)?% · [\d,.]+ ms/, `after-text of "${l.text.trim()}"`);
+    for (const l of lines) assert.match(l.after, LABEL, `after-text of "${l.text.trim()}"`);
     log(`hot lines in view: ${lines.map((l) => `"${l.text.trim().slice(0, 30)}…" ${l.after}`).join('; ')}`);
 
     // Hover the code of the first hot line in view.

@@ -1,0 +1,165 @@
+// The line the user can change, on real npm apps under real load, on every Node version the project
+// supports: a native callee (crypto.pbkdf2Sync), a dependency (lodash.cloneDeep), a NestJS controller →
+// service compiled by tsc with source maps (V8 inlines the service), and a JS module inlined across
+// files (Express + Pug). The CLI runs on the version under test, and so does the app.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
+const APPS = path.join(ROOT, 'test', 'fixtures', 'npm-apps');
+/** Long enough for V8 to optimize (and inline) the hot code before the measured window. */
+const LOAD = ['--duration', '3', '--warmup', '2', '--connections', '4', '--env', 'NODE_ENV=production'];
+
+interface Run { code: number | null; stdout: string; stderr: string; json(): any }
+
+function runCliOn(node: string, args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [CLI, ...args], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI timed out: ${args.join(' ')}\n${stderr}`)); }, 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, json: () => { try { return JSON.parse(stdout); } catch { throw new Error(`not JSON (exit ${code}):\n${stdout}\n${stderr}`); } } });
+    });
+  });
+}
+
+const source = new Map<string, string[]>();
+function textOf(file: string, line: number): string {
+  let lines = source.get(file);
+  if (!lines) source.set(file, (lines = fs.readFileSync(file, 'utf8').split('\n')));
+  return lines[line - 1] ?? '';
+}
+const lineWith = (file: string, text: string) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+
+/**
+ * No line of the app's own files that carries time is blank, a comment, or an import: V8's inlined
+ * ticks must never be painted on the caller's file by their line numbers.
+ */
+function assertOnlyCodeLines(doc: any, appDir: string): void {
+  for (const l of doc.lines) {
+    if (!l.file.startsWith(appDir) || l.file.includes('node_modules')) continue;
+    const text = textOf(l.file, l.line).trim();
+    assert.ok(text !== '' && !text.startsWith('//') && !text.startsWith('*') && !text.startsWith('/*'), `${path.relative(appDir, l.file)}:${l.line} is code, not ${JSON.stringify(text)}`);
+    assert.ok(!/^(import\b|export \* from|const .*= require\()/.test(text), `${path.relative(appDir, l.file)}:${l.line} is not an import: ${JSON.stringify(text)}`);
+  }
+}
+
+const hotspot = (doc: any, name: string) => doc.hotspots.find((h: any) => h.function === name);
+const userTop = (doc: any) => doc.hotspots.find((h: any) => h.category === 'user');
+const names = (doc: any) => JSON.stringify(doc.hotspots.slice(0, 8).map((h: any) => `${h.function} own ${h.ownPct} self ${h.selfPct}`));
+
+for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+  describe(`attribution on real apps, Node ${major} (${label})`, function () {
+    this.timeout(180_000);
+    let node = process.execPath;
+    let out: string;
+
+    before(function () {
+      if (major !== '20') {
+        const version = versions.VERSIONS[major];
+        if (!versions.isInstalled(version)) {
+          if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
+          throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
+        }
+        node = versions.nodeBinary(version);
+      }
+      out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-attr-${major}-`));
+    });
+    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+    async function profile(app: string, request: string, command: string[], extra: string[] = []): Promise<any> {
+      const tag = marker();
+      const dir = path.join(APPS, app);
+      const run = await runCliOn(node, ['profile', ...LOAD, ...extra, '--path', request, '--json', '--out', out, '--', node, ...command, tag], dir);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(await waitForNoProcesses(tag), [], 'no app process left behind');
+      return run.json();
+    }
+
+    it('a native callee: the function that calls crypto.pbkdf2Sync owns its cost, on the line that makes the call', async () => {
+      const dir = path.join(APPS, 'token-service');
+      const keys = path.join(dir, 'lib', 'keys.js');
+      const doc = await profile('token-service', '/token?tenant=acme', ['server.js']);
+      const top = userTop(doc);
+      assert.equal(top.function, 'signingKey', names(doc));
+      assert.equal(top.file, keys);
+      assert.ok(top.ownPct > 50 && top.selfPct < 5, `own ${top.ownPct}, self ${top.selfPct}`);
+      assert.equal(top.ownParts[0].function, 'pbkdf2Sync');
+      const callLine = lineWith(keys, 'crypto.pbkdf2Sync(');
+      assert.equal(top.ownParts[0].callLine, callLine);
+      const line = doc.lines.find((l: any) => l.file === keys && l.line === callLine);
+      assert.ok(line && line.totalPct > 50 && line.ownPct > 50, JSON.stringify(line));
+      assert.equal(line.calls[0].function, 'pbkdf2Sync');
+      // The hottest non-user frame (the JS pbkdf2Sync, or the native job it runs, depending on the Node
+      // version) names the call site in the user's code.
+      const native = doc.hotspots.find((h: any) => h.category !== 'user' && h.category !== 'gc');
+      assert.deepEqual([native.userCaller?.function, native.userCaller?.line], ['signingKey', callLine], JSON.stringify(native));
+      assertOnlyCodeLines(doc, dir);
+    });
+
+    it('a dependency: lodash\'s cloneDeep is listProducts\' own cost and lodash\'s package total', async () => {
+      const dir = path.join(APPS, 'catalog-api');
+      const server = path.join(dir, 'server.js');
+      const doc = await profile('catalog-api', '/products?category=tools', ['server.js']);
+      const top = userTop(doc);
+      assert.equal(top.function, 'listProducts', names(doc));
+      assert.equal(top.ownParts[0].function, 'cloneDeep');
+      assert.equal(top.ownParts[0].package, 'lodash');
+      const callLine = lineWith(server, '_.cloneDeep(');
+      const line = doc.lines.find((l: any) => l.file === server && l.line === callLine);
+      assert.ok(line && line.totalPct > 20, JSON.stringify(line));
+      const lodash = doc.packages.find((p: any) => p.package === 'lodash');
+      assert.ok(lodash && lodash.totalPct > 20 && lodash.totalPct >= lodash.selfPct, JSON.stringify(doc.packages));
+      assert.ok(doc.packages.some((p: any) => p.package === 'express'));
+      assertOnlyCodeLines(doc, dir);
+    });
+
+    it('NestJS (tsc + source maps): the service\'s loop is placed in app.service.ts, never on the controller\'s imports', async () => {
+      const dir = path.join(APPS, 'nest-primes');
+      const service = path.join(dir, 'src', 'app.service.ts');
+      const doc = await profile('nest-primes', '/primes?limit=30000', ['dist/main.js']);
+      const top = userTop(doc);
+      assert.equal(top.function, 'countPrimes', names(doc));
+      assert.deepEqual([top.file, top.line], [service, lineWith(service, 'countPrimes(limit')]);
+      assert.ok(top.selfPct > 30, `countPrimes carries the loop: ${top.selfPct}%`);
+      const loop = doc.lines.filter((l: any) => l.file === service && l.function === 'countPrimes');
+      const inner = lineWith(service, 'for (let d = 2');
+      const test = lineWith(service, 'if (candidate % d');
+      assert.ok(loop.some((l: any) => (l.line === inner || l.line === test) && l.selfPct > 5), JSON.stringify(loop));
+      assertOnlyCodeLines(doc, dir);
+    });
+
+    it('a JS module inlined across files: pricing\'s loop is painted in pricing.js, not on app.js\'s require or blank lines', async () => {
+      const dir = path.join(APPS, 'shop-pricing');
+      const pricing = path.join(dir, 'lib', 'pricing.js');
+      const doc = await profile('shop-pricing', '/quote', ['app.js']);
+      const lineTotal = hotspot(doc, 'lineTotal');
+      assert.ok(lineTotal && lineTotal.file === pricing && lineTotal.selfPct > 10, names(doc));
+      const body = lineWith(pricing, 'total += item.unitPrice');
+      const placed = doc.lines.find((l: any) => l.file === pricing && l.line === body);
+      assert.ok(placed && placed.function === 'lineTotal' && placed.selfPct > 5, JSON.stringify(doc.lines.filter((l: any) => l.file === pricing)));
+      assertOnlyCodeLines(doc, dir);
+    });
+
+    if (major === '24') {
+      it('with --no-v8, inlined code is still placed, marked as inferred from the source', async () => {
+        const dir = path.join(APPS, 'shop-pricing');
+        const pricing = path.join(dir, 'lib', 'pricing.js');
+        const doc = await profile('shop-pricing', '/quote', ['app.js'], ['--no-v8']);
+        const placed = doc.lines.filter((l: any) => l.file === pricing && l.placement !== 'own');
+        assert.ok(placed.length === 0 || placed.every((l: any) => l.placement === 'inferred'), JSON.stringify(placed));
+        assert.ok(doc.v8 === undefined || doc.v8.collected === false);
+        assertOnlyCodeLines(doc, dir);
+      });
+    }
+  });
+}
