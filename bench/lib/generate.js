@@ -55,7 +55,7 @@ function generateProfile(file, { targetBytes, nodeCount, seed, sourcesDir }) {
     const r = rnd();
     let url;
     if (r < 0.4) url = `file://${sourcesDir || '/srv/app'}/src/${pick(WORDS)}/${pick(WORDS)}${pick(NOUNS)}${s}.js`;
-    else if (r < 0.8) url = `file:///srv/app/node_modules/${pick(PACKAGES)}/lib/${pick(WORDS)}${s}.js`;
+    else if (r < 0.8) url = `file://${sourcesDir || '/srv/app'}/node_modules/${pick(PACKAGES)}/lib/${pick(WORDS)}${s}.js`;
     else url = pick(INTERNALS);
     scripts.push({ url, id: String(scriptId++) });
   }
@@ -68,9 +68,14 @@ function generateProfile(file, { targetBytes, nodeCount, seed, sourcesDir }) {
     }
   }
 
-  // With sourcesDir, every user function's `(` must be where a real source can put it: after
-  // `function <name>` on its line.
-  if (sourcesDir) for (const f of functions) if (f.url.startsWith('file:') && f.col < 10 + f.name.length) f.col = 10 + f.name.length + int(0, 20);
+  // With sourcesDir, every function's `(` must be where a real source can put it: after its head.
+  if (sourcesDir) {
+    functions.forEach((f, i) => {
+      if (!f.url.startsWith('file:')) return;
+      f.head = f.name ? `function ${f.name}` : `exports.f${i} = function `;
+      if (f.col < f.head.length) f.col = f.head.length + int(0, 20);
+    });
+  }
 
   // Call tree: ids are 1-based; 1 = (root); 2..4 are V8's special nodes.
   const parent = new Int32Array(nodeCount + 1);
@@ -197,19 +202,24 @@ function writeSources(functions, fnOf, children, nodeCount) {
   });
   for (const [url, list] of byScript) {
     list.sort((a, b) => a.line - b.line);
+    // Each function spans the 40 lines its ticks fall on (then blank lines up to the next one): the
+    // size of a real hot function, not of the gap between two random declaration lines.
     const lines = [];
-    let open = false;
+    let closeAt = -1;
+    const fill = (until) => {
+      while (lines.length < until) {
+        if (closeAt >= 0 && lines.length === closeAt) { lines.push('}'); closeAt = -1; } else lines.push(closeAt >= 0 ? '  total += 1;' : '');
+      }
+    };
     for (const f of list) {
       if (f.line < lines.length) continue; // two functions on one line: the first one wins (the profile keeps both)
-      while (lines.length < f.line) lines.push(open ? '  total += 1;' : '');
-      if (open) lines[lines.length - 1] = '}';
-      const name = f.name || 'anonymous';
-      const head = `function ${name}`;
-      lines.push(`${' '.repeat(Math.max(0, f.col - head.length))}${head}(input) {`);
-      open = true;
+      fill(f.line);
+      if (closeAt >= 0) { lines[lines.length - 1] = '}'; closeAt = -1; }
+      lines.push(`${' '.repeat(f.col - f.head.length)}${f.head}(input) {`);
       for (const callee of calleesOf.get(f.index) ?? []) lines.push(`  total += ${callee}(input);`);
+      closeAt = Math.max(lines.length, f.line + 42);
     }
-    if (open) lines.push('}');
+    if (closeAt >= 0) { fill(closeAt); lines.push('}'); }
     for (let i = 0; i < 60; i++) lines.push('');
     const file = new URL(url).pathname;
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -34,6 +34,8 @@ Other options:
   --limit N                 hotspots and lines to show (default 15)
   --no-workers              do not profile worker threads
   --no-v8                   do not collect V8's signals (tier, deopts, inlining) in the profile run
+  --no-attribution          report: do not read sources; self time as V8 charged it (no call-site
+                            lines, no own cost, inlined code left where V8 put it) — faster on huge profiles
   --html FILE               report: also write the flamegraph as one self-contained HTML file
                             (profile writes one next to the saved profile anyway)
   --diff                    report --html: a differential flamegraph of two profiles (before, after)
@@ -48,7 +50,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true }, body: { type: 'string' },
   connections: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, pipelining: { type: 'string' },
   env: { type: 'string', multiple: true }, cwd: { type: 'string' }, 'ready-timeout': { type: 'string' },
-  'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' }, 'no-v8': { type: 'boolean' },
+  'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' }, 'no-v8': { type: 'boolean' }, 'no-attribution': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
   timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -71,6 +73,8 @@ export interface CliArgs {
   workers: boolean;
   /** Collect V8's signals in profile runs (off with --no-v8). */
   v8: boolean;
+  /** report: attribute time to call-site lines, inlined code and own cost (off with --no-attribution). */
+  attribution: boolean;
   runs?: number;
   name?: string;
   out?: string;
@@ -160,6 +164,7 @@ export function parseCli(argv: string[]): CliArgs {
     limit: positiveInt('--limit', values.limit) ?? 15,
     workers: !values['no-workers'],
     v8: !values['no-v8'],
+    attribution: !values['no-attribution'],
     runs: positiveInt('--runs', values.runs, 2),
     name: values.name,
     out: values.out ? path.resolve(values.out) : undefined,

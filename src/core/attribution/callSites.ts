@@ -5,8 +5,8 @@
  * the profile cannot tell which of them ran, so none of them is given the time.
  */
 import type { AttributionContext, ParsedRef } from './context';
-import { lastSegment } from './context';
-import type { CallSite, SourceIndex } from './sourceIndex';
+import { isInside, lastSegment } from './context';
+import type { CallSite, ParsedFunction } from './sourceIndex';
 import type { CallSiteLine, CallSiteResult } from './types';
 
 /** The name V8 gave a callee, as a call expression would spell it. */
@@ -16,19 +16,13 @@ function calleeNameOf(ctx: AttributionContext, callee: number): string {
   return raw === '(anonymous)' ? '' : raw;
 }
 
-function isInside(index: SourceIndex, inner: number, outer: number): boolean {
-  for (let f = index.functions[inner]?.parent ?? -1; f >= 0; f = index.functions[f].parent) if (f === outer) return true;
-  return false;
-}
-
 async function display(ctx: AttributionContext, ref: ParsedRef, line: number, column: number): Promise<CallSiteLine> {
-  if (ref.unit.coords === 'display') return { file: ref.unit.index.file, line, column: column + 1 };
-  return ctx.scripts.displayPoint(ref.unit.index.file, line, column);
+  if (ref.unit.coords === 'display') return { file: ref.unit.file.file, line, column: column + 1 };
+  return ctx.scripts.displayPoint(ref.unit.file.file, line, column);
 }
 
 /** Calls in `fn` that may have called a function named `name` (direct calls first, then callbacks by name). */
-function matchingCalls(index: SourceIndex, fn: number, name: string, getterLike: boolean): { line: number; column: number }[] {
-  const f = index.functions[fn];
+function matchingCalls(f: ParsedFunction, name: string, getterLike: boolean): { line: number; column: number }[] {
   const base = lastSegment(name);
   if (!base) return [];
   let hits: { line: number; column: number }[] = f.calls.filter((c) => c.names.includes(base));
@@ -50,14 +44,13 @@ async function fromHits(ctx: AttributionContext, ref: ParsedRef, hits: { line: n
 export async function resolveCallSite(ctx: AttributionContext, pf: number, callee: number): Promise<CallSiteResult> {
   const caller = await ctx.parsedOf(pf);
   if (!caller) return { status: 'not-found' };
-  const index = caller.unit.index;
-  const fn = index.functions[caller.fn];
+  const fn = caller.fn;
   const calleeModel = ctx.functions[callee]?.model ?? -1;
 
   // A callback defined inside the caller (`items.map((x) => …)`): the call its definition is passed to.
   const defined = calleeModel >= 0 ? await ctx.parsedOf(calleeModel) : null;
-  if (defined && defined.unit.index === index && isInside(index, defined.fn, caller.fn)) {
-    const def = index.functions[defined.fn];
+  if (defined && isInside(defined, caller)) {
+    const def = defined.fn;
     let best: CallSite | undefined;
     for (const c of fn.calls) {
       if (c.start <= def.start && def.end <= c.end && (!best || c.end - c.start < best.end - best.start)) best = c;
@@ -67,7 +60,7 @@ export async function resolveCallSite(ctx: AttributionContext, pf: number, calle
 
   const name = calleeNameOf(ctx, callee);
   const getterLike = /^(get|set) /.test(name);
-  const hits = matchingCalls(index, caller.fn, name, getterLike);
+  const hits = matchingCalls(fn, name, getterLike);
   if (hits.length) return fromHits(ctx, caller, hits);
 
   // Not called here directly: maybe from a function V8 inlined into the caller (no frame of its own),
@@ -78,7 +71,7 @@ export async function resolveCallSite(ctx: AttributionContext, pf: number, calle
     for (const s of v8.inlineSites) {
       const inlinee = await ctx.parsedAtV8(s.callee);
       if (!inlinee) continue;
-      const inner = matchingCalls(inlinee.unit.index, inlinee.fn, name, getterLike);
+      const inner = matchingCalls(inlinee.fn, name, getterLike);
       if (!inner.length) continue;
       const site = await fromHits(ctx, inlinee, inner);
       const via = await ctx.scripts.displayPoint(s.caller.file, s.line, Math.max(0, s.column - 1));
@@ -99,10 +92,9 @@ export async function resolveCallSite(ctx: AttributionContext, pf: number, calle
   if (name && caller.unit.coords === 'generated') {
     const found: { site: CallSiteResult; via: CallSiteResult }[] = [];
     for (const g of await ctx.staticCallees(caller, 1)) {
-      const inner = matchingCalls(g.unit.index, g.fn, name, getterLike);
+      const inner = matchingCalls(g.fn, name, getterLike);
       if (!inner.length) continue;
-      const gName = g.unit.index.functions[g.fn].name;
-      found.push({ site: await fromHits(ctx, g, inner), via: await fromHits(ctx, caller, matchingCalls(index, caller.fn, gName, false)) });
+      found.push({ site: await fromHits(ctx, g, inner), via: await fromHits(ctx, caller, matchingCalls(fn, g.fn.name, false)) });
     }
     if (found.length === 1 && found[0].site.status === 'placed' && found[0].via.status === 'placed') {
       return { status: 'placed', site: found[0].site.site, via: found[0].via.site };

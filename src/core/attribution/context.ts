@@ -9,20 +9,30 @@ import type { ProfileModel } from '../profile/types';
 import { normalizeFile } from '../v8/raw';
 import type { RawV8Function, V8FunctionRef, V8RawSignals } from '../v8/types';
 import type { Scripts, Unit } from './scripts';
-import type { SourceIndex } from './sourceIndex';
+import type { SourceFile } from './sourceFile';
+import type { ParsedFunction } from './sourceIndex';
 import type { AttributedFunctionInfo } from './types';
 
 const key = (file: string, line: number, column: number) => `${file}\n${line}\n${column}`;
 
-/** A function found in a parsed file: the unit it was read from and its id there. */
+/** A function found in a parsed file: the unit it was read from and the function. */
 export interface ParsedRef {
   unit: Unit;
-  fn: number;
+  fn: ParsedFunction;
+}
+
+/** The same function (same file, same start). */
+export const sameParsed = (a: ParsedRef, b: ParsedRef) => a.unit.file === b.unit.file && a.fn.start === b.fn.start && a.fn.end === b.fn.end;
+
+/** `inner` is a function nested in `outer` (same file, inside its extent). */
+export function isInside(inner: ParsedRef, outer: ParsedRef): boolean {
+  return inner.unit.file === outer.unit.file && inner.fn.start >= outer.fn.start && inner.fn.end <= outer.fn.end && !(inner.fn.start === outer.fn.start && inner.fn.end === outer.fn.end);
 }
 
 export class AttributionContext {
   readonly functions: AttributedFunctionInfo[];
   private readonly byPosition = new Map<string, number>();
+  private byPositionBuilt = false;
   private readonly v8ByKey = new Map<string, RawV8Function>();
   private readonly parsed = new Map<number, ParsedRef | null>();
 
@@ -31,10 +41,18 @@ export class AttributionContext {
       const pos = displayPosition(info);
       return { model: f, name: displayName(info), file: pos.file, line: pos.line, column: pos.column, url: info.url, category: info.category, package: info.package };
     });
-    model.functions.forEach((info, f) => {
-      if (info.url && info.line !== null) this.byPosition.set(key(normalizeFile(info.url), info.line, info.column ?? 0), f);
-    });
     for (const r of v8?.functions ?? []) if (r.line > 0) this.v8ByKey.set(key(r.file, r.line, r.column), r);
+  }
+
+  /** Model functions by script and position, built when first needed (most reports never need it). */
+  private get positions(): Map<string, number> {
+    if (!this.byPositionBuilt) {
+      this.byPositionBuilt = true;
+      this.model.functions.forEach((info, f) => {
+        if (info.url && info.line !== null) this.byPosition.set(key(normalizeFile(info.url), info.line, info.column ?? 0), f);
+      });
+    }
+    return this.byPosition;
   }
 
   /** V8's record of a model function (tier, inlining), matched by script and position. */
@@ -51,7 +69,7 @@ export class AttributionContext {
 
   /** The attribution id of a function V8 names (a model function when it has a frame, else a new entry). */
   async idOfV8Ref(ref: V8FunctionRef): Promise<number> {
-    const existing = this.byPosition.get(key(ref.file, ref.line, ref.column));
+    const existing = this.positions.get(key(ref.file, ref.line, ref.column));
     if (existing !== undefined) return existing;
     const url = ref.file.startsWith('/') ? `file://${ref.file}` : ref.file;
     const shown = ref.line > 0 ? await this.scripts.displayPoint(ref.file, ref.line, Math.max(0, ref.column - 1)) : { file: ref.file, line: null, column: null };
@@ -60,17 +78,17 @@ export class AttributionContext {
 
   /** The attribution id of a function found by parsing (generated coordinates: matched to a frame when it has one). */
   async idOfParsed(ref: ParsedRef): Promise<number> {
-    const fn = ref.unit.index.functions[ref.fn];
-    const file = ref.unit.index.file;
+    const fn = ref.fn;
+    const file = ref.unit.file.file;
     if (ref.unit.coords === 'generated') {
-      const existing = this.byPosition.get(key(file, fn.anchor.line, fn.anchor.column + 1));
+      const existing = this.positions.get(key(file, fn.anchor.line, fn.anchor.column + 1));
       if (existing !== undefined) return existing;
       const shown = await this.scripts.displayPoint(file, fn.anchor.line, fn.anchor.column);
       return this.addFunction(key(file, fn.anchor.line, fn.anchor.column + 1), fn.name || '(anonymous)', `file://${file}`, shown.file, shown.line, shown.column);
     }
     // Display coordinates: match by the display position of the frames.
     const k = `display\n${key(file, fn.anchor.line, fn.anchor.column + 1)}`;
-    const existing = this.byPosition.get(k);
+    const existing = this.positions.get(k);
     if (existing !== undefined) return existing;
     for (const f of this.functions) {
       if (f.model >= 0 && f.file === file && f.line === fn.anchor.line && f.column === fn.anchor.column + 1) {
@@ -82,7 +100,7 @@ export class AttributionContext {
   }
 
   private addFunction(k: string, name: string, url: string, file: string, line: number | null, column: number | null): number {
-    const existing = this.byPosition.get(k);
+    const existing = this.positions.get(k);
     if (existing !== undefined) return existing;
     const classified = classify(name, url);
     const id = this.functions.length;
@@ -97,8 +115,8 @@ export class AttributionContext {
     const found = await this.scripts.unitOfFunction(f);
     let ref: ParsedRef | null = null;
     if (found) {
-      const fn = found.unit.index.functionAt(found.pos);
-      if (fn >= 0 && namesAgree(this.model.functions[f].name, found.unit.index.functions[fn].name)) ref = { unit: found.unit, fn };
+      const fn = found.unit.file.functionAt(found.pos);
+      if (fn && namesAgree(this.model.functions[f].name, fn.name)) ref = { unit: found.unit, fn };
     }
     this.parsed.set(f, ref);
     return ref;
@@ -107,13 +125,13 @@ export class AttributionContext {
   /** Parsed functions a function calls by name, resolved in its own file and through require()/import of relative paths. */
   async staticCallees(ref: ParsedRef, depth = 2): Promise<ParsedRef[]> {
     const out: ParsedRef[] = [];
-    const seen = new Set<string>([`${ref.unit.index.file}#${ref.fn}`]);
+    const seen = new Set<string>([`${ref.unit.file.file}#${ref.fn.start}`]);
     let frontier = [ref];
     for (let d = 0; d < depth && frontier.length && out.length < 64; d++) {
       const next: ParsedRef[] = [];
       for (const r of frontier) {
         for (const callee of await this.calleesOf(r)) {
-          const id = `${callee.unit.index.file}#${callee.fn}`;
+          const id = `${callee.unit.file.file}#${callee.fn.start}`;
           if (seen.has(id)) continue;
           seen.add(id);
           out.push(callee);
@@ -126,26 +144,31 @@ export class AttributionContext {
   }
 
   private async calleesOf(ref: ParsedRef): Promise<ParsedRef[]> {
-    const index = ref.unit.index;
-    const fn = index.functions[ref.fn];
+    const file = ref.unit.file;
+    const fn = ref.fn;
     const names = new Set<string>();
     for (const c of fn.calls) for (const n of c.names) names.add(n);
     for (const c of fn.calls) for (const n of c.argNames) names.add(n);
     const out: ParsedRef[] = [];
+    const add = (unit: Unit, found: ParsedFunction) => {
+      if (!(unit.file === file && found.start === fn.start)) out.push({ unit, fn: found });
+    };
+    const imports = file.imports;
     for (const name of names) {
-      for (const id of index.definitions.get(name) ?? []) if (id > 0 && id !== ref.fn) out.push({ unit: ref.unit, fn: id });
-      const binding = index.imports.get(name);
+      if (name === 'require' || name === 'super') continue;
+      for (const found of file.definitionsOf(name)) add(ref.unit, found);
+      const binding = imports.get(name);
       if (binding) {
         const target = await this.resolveModule(ref.unit, binding.module);
-        if (target) for (const id of exportedFunctions(target.index, binding.imported === '*' ? undefined : binding.imported)) out.push({ unit: target, fn: id });
+        if (target && binding.imported !== '*') for (const found of target.file.definitionsOf(binding.imported === 'default' ? name : binding.imported)) add(target, found);
       }
     }
-    // `mod.fn()` on a namespace binding: the call's name is `fn`, the binding is `mod`.
-    for (const [local, binding] of index.imports) {
-      if (binding.imported !== '*' || names.has(local)) continue;
+    // `mod.fn()` on a namespace binding (`const mod = require('./mod')`, tsc's `mod_1`): `fn` in that module.
+    for (const binding of imports.values()) {
+      if (binding.imported !== '*') continue;
       const target = await this.resolveModule(ref.unit, binding.module);
       if (!target) continue;
-      for (const name of names) for (const id of exportedFunctions(target.index, name)) out.push({ unit: target, fn: id });
+      for (const name of names) for (const found of target.file.definitionsOf(name)) add(target, found);
     }
     return out;
   }
@@ -153,13 +176,13 @@ export class AttributionContext {
   /** A relative module specifier from `unit`'s file → the unit of that file (same coordinates), if it exists. */
   private async resolveModule(unit: Unit, specifier: string): Promise<Unit | undefined> {
     if (!specifier.startsWith('.') && !specifier.startsWith('/')) return undefined;
-    const base = path.resolve(path.dirname(unit.index.file), specifier);
+    const base = path.resolve(path.dirname(unit.file.file), specifier);
     const candidates = unit.coords === 'display'
       ? [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}.js`, `${base}/index.js`]
       : [base, `${base}.js`, `${base}.cjs`, `${base}.mjs`, `${base}/index.js`];
     for (const c of candidates) {
-      const index = unit.coords === 'generated' ? await this.scripts.generatedIndex(c) : await this.scripts.sourcesIndex(c);
-      if (index) return { index, coords: unit.coords };
+      const file = unit.coords === 'generated' ? await this.scripts.generatedFile(c) : await this.scripts.sourceFile(c);
+      if (file) return { file, coords: unit.coords };
     }
     return undefined;
   }
@@ -167,33 +190,16 @@ export class AttributionContext {
   /** The parsed function at a V8 position (generated coordinates), when its script is readable. */
   async parsedAtV8(ref: V8FunctionRef): Promise<ParsedRef | undefined> {
     if (!ref.file.startsWith('/') || ref.line <= 0) return undefined;
-    const index = await this.scripts.generatedIndex(ref.file);
-    if (!index) return undefined;
-    const fn = index.functionAt({ line: ref.line, column: Math.max(0, ref.column - 1) });
-    return fn > 0 ? { unit: { index, coords: 'generated' }, fn } : undefined;
+    const file = await this.scripts.generatedFile(ref.file);
+    if (!file) return undefined;
+    const fn = file.functionAt({ line: ref.line, column: Math.max(0, ref.column - 1) });
+    return fn && fn.parent !== -1 ? { unit: { file, coords: 'generated' }, fn } : undefined;
   }
 
   /** A file path as V8 names the script of a model function. */
   scriptFile(f: number): string {
     return urlToFile(this.model.functions[f].url);
   }
-}
-
-/** Function ids a module exports under `name` (every exported function when name is undefined, capped). */
-function exportedFunctions(index: SourceIndex, name: string | undefined): number[] {
-  const out: number[] = [];
-  const add = (target: number | string | undefined) => {
-    if (typeof target === 'number') out.push(target);
-    else if (typeof target === 'string') for (const id of index.definitions.get(target) ?? []) if (id > 0) out.push(id);
-  };
-  if (name === undefined) {
-    for (const target of index.exports.values()) add(target);
-    return out.slice(0, 32);
-  }
-  add(index.exports.get(name));
-  // A class exported whole: its methods are reached as `instance.name()`.
-  if (!out.length) for (const id of index.definitions.get(name) ?? []) if (id > 0) out.push(id);
-  return out;
 }
 
 /** V8's name and the parsed name denote the same function (V8 may prefix `obj.`, `get `, `bound `…). */

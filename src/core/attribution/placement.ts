@@ -7,7 +7,7 @@
  */
 import type { V8FunctionRef } from '../v8/types';
 import { resolveInlineSite } from './callSites';
-import type { AttributionContext, ParsedRef } from './context';
+import { isInside, sameParsed, type AttributionContext, type ParsedRef } from './context';
 import type { DisplayPos } from './scripts';
 import type { Placement } from './types';
 
@@ -37,17 +37,8 @@ interface Candidate {
 
 function claims(c: Candidate, line: number): boolean {
   if (line < c.startLine || line > c.endLine) return false;
-  return c.parsed ? c.parsed.unit.index.hasCode(line) : true;
+  return c.parsed ? c.parsed.unit.file.hasCode(line) : true;
 }
-
-function isInside(parsed: ParsedRef, outer: ParsedRef): boolean {
-  if (parsed.unit.index !== outer.unit.index) return false;
-  const fns = parsed.unit.index.functions;
-  for (let f = fns[parsed.fn].parent; f >= 0; f = fns[f].parent) if (f === outer.fn) return true;
-  return false;
-}
-
-const sameParsed = (a: ParsedRef, b: ParsedRef) => a.unit.index === b.unit.index && a.fn === b.fn;
 
 async function candidatesOf(ctx: AttributionContext, f: number, own: ParsedRef): Promise<Candidate[]> {
   const out: Candidate[] = [];
@@ -58,8 +49,7 @@ async function candidatesOf(ctx: AttributionContext, f: number, own: ParsedRef):
       const parsed = await ctx.parsedAtV8(ref);
       if (parsed) {
         if (sameParsed(parsed, own) || isInside(parsed, own)) continue;
-        const fn = parsed.unit.index.functions[parsed.fn];
-        out.push({ parsed, v8: ref, confirmed: true, file: ref.file, startLine: fn.startLine, endLine: fn.endLine });
+        out.push({ parsed, v8: ref, confirmed: true, file: ref.file, startLine: parsed.fn.startLine, endLine: parsed.fn.endLine });
       } else {
         const endLine = ctx.v8EndLine(ref) ?? full.endLine;
         if (endLine !== undefined) out.push({ v8: ref, confirmed: true, file: ref.file, startLine: ref.line, endLine });
@@ -67,13 +57,13 @@ async function candidatesOf(ctx: AttributionContext, f: number, own: ParsedRef):
     }
   }
   // Then the functions this one calls, by its source: V8 does not report Maglev's inlining (Node 24+),
-  // nor anything when signals were not collected (--no-v8, a profile from elsewhere).
-  if (own.unit.coords !== 'generated') return out;
+  // nor anything when signals were not collected (--no-v8, a profile from elsewhere). Only for the
+  // user's own code: a package's internals are not worth a search of its (often bundled) files.
+  if (own.unit.coords !== 'generated' || ctx.model.functions[f].category !== 'user') return out;
   for (const parsed of await ctx.staticCallees(own)) {
     if (isInside(parsed, own) || parsed.unit.coords !== 'generated') continue;
     if (out.some((c) => c.parsed && sameParsed(c.parsed, parsed))) continue;
-    const fn = parsed.unit.index.functions[parsed.fn];
-    out.push({ parsed, confirmed: false, file: parsed.unit.index.file, startLine: fn.startLine, endLine: fn.endLine });
+    out.push({ parsed, confirmed: false, file: parsed.unit.file.file, startLine: parsed.fn.startLine, endLine: parsed.fn.endLine });
   }
   return out;
 }
@@ -102,8 +92,8 @@ export async function placeFrameEntries(ctx: AttributionContext, f: number, entr
     for (const e of entries) out.set(e, lines.maybeInlined[e] ? { fn: f, pos: null, placement: 'own', reason: 'inlined code (the source could not be read to place it)' } : ownAt(e));
     return out;
   }
-  const index = own.unit.index;
-  const fn = index.functions[own.fn];
+  const index = own.unit.file;
+  const fn = own.fn;
 
   if (own.unit.coords === 'display') {
     // V8 ran code compiled in memory: check the mapped line against the function's range in the original.
@@ -115,10 +105,12 @@ export async function placeFrameEntries(ctx: AttributionContext, f: number, entr
     return out;
   }
 
-  const candidates = await candidatesOf(ctx, f, own);
+  // Candidates are looked for only when some tick is not plainly the function's own line.
+  const plainlyOwn = (line: number) => line >= fn.startLine && line <= fn.endLine && index.hasCode(line) && !index.isStructuralLine(fn, line);
+  const candidates = entries.every((e) => plainlyOwn(lines.line[e])) && !ctx.v8 ? [] : await candidatesOf(ctx, f, own);
   const decide = (line: number): { kind: 'own' } | { kind: 'callee'; c: Candidate } | { kind: 'none'; reason: string; candidates?: Candidate[]; ownLine?: boolean } => {
     const inRange = line >= fn.startLine && line <= fn.endLine && index.hasCode(line);
-    const weak = inRange && index.isStructuralLine(own.fn, line);
+    const weak = inRange && index.isStructuralLine(fn, line);
     const all = candidates.filter((c) => claims(c, line));
     // V8's own inlining facts win over inference from the source.
     const claimed = all.some((c) => c.confirmed) ? all.filter((c) => c.confirmed) : all;
@@ -136,7 +128,7 @@ export async function placeFrameEntries(ctx: AttributionContext, f: number, entr
   let inferredUs = 0;
   for (const e of entries) {
     const line = lines.line[e];
-    const ownCode = line >= fn.startLine && line <= fn.endLine && index.hasCode(line) && !index.isStructuralLine(own.fn, line);
+    const ownCode = line >= fn.startLine && line <= fn.endLine && index.hasCode(line) && !index.isStructuralLine(fn, line);
     if (ownCode) continue;
     foreignUs += lines.selfUs[e];
     const d = decide(line);
@@ -201,7 +193,7 @@ export async function placeFrameEntries(ctx: AttributionContext, f: number, entr
 const describe = (name: string) => name || '(anonymous)';
 
 function candidateName(c: Candidate): string {
-  const name = c.parsed ? c.parsed.unit.index.functions[c.parsed.fn].name : c.v8?.name;
+  const name = c.parsed ? c.parsed.fn.name : c.v8?.name;
   const file = c.file.split(/[\\/]/).pop();
   return `${describe(name ?? '')} (${file}:${c.startLine})`;
 }

@@ -11,11 +11,12 @@ import { displayPosition } from '../profile/hotspots';
 import { AMBIGUOUS_LINE } from '../profile/lines';
 import { loadMap, mapLine, mapPoint, presentSources } from '../profile/sourceMaps';
 import type { FileReader, ProfileModel } from '../profile/types';
-import type { SourceIndex, SourcePos } from './sourceIndex';
+import type { SourceFile } from './sourceFile';
+import type { SourcePos } from './sourceIndex';
 import type { SourceProvider } from './sources';
 
 export interface Unit {
-  index: SourceIndex;
+  file: SourceFile;
   /** 'generated': positions are V8's (line ticks can be checked); 'display': the original file's. */
   coords: 'generated' | 'display';
 }
@@ -33,6 +34,7 @@ const defaultReader: FileReader = {
 
 export class Scripts {
   private readonly maps = new Map<string, Promise<{ map: TraceMap; present: Set<string> } | null>>();
+  private readonly reader: FileReader;
   /** Script path → the URL the profile uses for it (for source-map sidecar lookups). */
   private readonly urlOfFile = new Map<string, string>();
 
@@ -40,8 +42,13 @@ export class Scripts {
     private readonly model: ProfileModel,
     private readonly sources: SourceProvider,
     private readonly sourceMapUrls: Record<string, string> = {},
-    private readonly reader: FileReader = defaultReader,
+    reader: FileReader = defaultReader,
   ) {
+    // Scripts already read for attribution are not read again to find their source maps.
+    this.reader = {
+      readFile: async (file) => (file.endsWith('.map') ? undefined : (await this.sources.file(file).catch(() => undefined))?.text) ?? reader.readFile(file),
+      ...(reader.exists ? { exists: reader.exists.bind(reader) } : {}),
+    };
     for (const info of model.functions) if (info.url) this.urlOfFile.set(urlToFile(info.url), info.url);
   }
 
@@ -49,35 +56,35 @@ export class Scripts {
    * True when V8 ran code compiled in memory for this script (tsx, ts-node): it reported a source map
    * the file on disk does not declare, so the file is the original, not what ran.
    */
-  private inMemory(url: string, index: SourceIndex): boolean {
+  private inMemory(url: string, file: SourceFile): boolean {
     const runtime = this.sourceMapUrls[url];
-    return runtime !== undefined && index.sourceMappingUrl !== runtime;
+    return runtime !== undefined && file.sourceMappingUrl !== runtime;
   }
 
   /** The unit a model function's code is read from, and the function's position in it. */
   async unitOfFunction(f: number): Promise<{ unit: Unit; pos: SourcePos } | undefined> {
     const info = this.model.functions[f];
     if (!info.url || info.line === null) return undefined;
-    const disk = await this.sources.index(info.file);
-    if (disk && !this.inMemory(info.url, disk)) return { unit: { index: disk, coords: 'generated' }, pos: { line: info.line, column: (info.column ?? 1) - 1 } };
+    const disk = await this.sources.file(info.file);
+    if (disk && !this.inMemory(info.url, disk)) return { unit: { file: disk, coords: 'generated' }, pos: { line: info.line, column: (info.column ?? 1) - 1 } };
     const shown = displayPosition(info);
     if (info.originalFile !== undefined && shown.line !== null) {
-      const index = await this.sources.index(shown.file);
-      if (index) return { unit: { index, coords: 'display' }, pos: { line: shown.line, column: (shown.column ?? 1) - 1 } };
+      const original = await this.sources.file(shown.file);
+      if (original) return { unit: { file: original, coords: 'display' }, pos: { line: shown.line, column: (shown.column ?? 1) - 1 } };
     }
     return undefined;
   }
 
-  /** The generated-code index of a script by its path (V8's spelling), when V8 ran that file as it is on disk. */
-  async generatedIndex(file: string): Promise<SourceIndex | undefined> {
+  /** A script by its path (V8's spelling), when V8 ran that file as it is on disk (generated coordinates). */
+  async generatedFile(file: string): Promise<SourceFile | undefined> {
     const url = this.urlOfFile.get(file) ?? (file.startsWith('/') ? pathToFileURL(file).href : file);
-    const index = await this.sources.index(file);
-    return index && !this.inMemory(url, index) ? index : undefined;
+    const source = await this.sources.file(file);
+    return source && !this.inMemory(url, source) ? source : undefined;
   }
 
-  /** Any readable file's index (original sources, in their own coordinates). */
-  sourcesIndex(file: string): Promise<SourceIndex | undefined> {
-    return this.sources.index(file);
+  /** Any readable file (original sources, in their own coordinates). */
+  sourceFile(file: string): Promise<SourceFile | undefined> {
+    return this.sources.file(file);
   }
 
   private mapOf(file: string): Promise<{ map: TraceMap; present: Set<string> } | null> {

@@ -62,6 +62,8 @@ export interface SourceIndex {
   errorCount: number;
   /** True when line `line` (1-based) has code, not only whitespace and comments. */
   hasCode(line: number): boolean;
+  /** True when the character at `offset` is code (not whitespace, not in a comment). */
+  isCode(offset: number): boolean;
   /** The function whose anchor is exactly `pos`, else the innermost one containing it; -1 when none. */
   functionAt(pos: SourcePos): number;
   /** True when every code character of `line` in `fn` is its header or closing brace (entry/exit code only). */
@@ -79,12 +81,14 @@ export interface SourceIndex {
 const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
 const CALL_TYPES = new Set(['CallExpression', 'OptionalCallExpression', 'NewExpression', 'TaggedTemplateExpression']);
 const SKIP_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'range', 'typeAnnotation', 'returnType', 'typeParameters', 'superTypeParameters', 'decorators']);
+/** Per node type, the keys that may hold child nodes (Babel gives every node of a type the same keys). */
+const CHILD_KEYS = new Map<string, string[]>();
 const WRAPPERS = new Set(['TSNonNullExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSTypeAssertion', 'ParenthesizedExpression', 'TypeCastExpression', 'AwaitExpression']);
 
 // Babel's AST as plain data: walking it generically keeps this file free of @babel/types' weight.
-type AstNode = { type: string; start: number; end: number; loc: { start: { line: number; column: number } }; [key: string]: unknown };
+export type AstNode = { type: string; start: number; end: number; loc: { start: { line: number; column: number } }; [key: string]: unknown };
 
-function pluginsFor(file: string): ParserPlugin[] {
+export function pluginsFor(file: string): ParserPlugin[] {
   const lower = file.toLowerCase();
   if (/\.(c|m)?tsx$/.test(lower)) return ['typescript', 'jsx', 'decorators-legacy'];
   if (/\.(c|m)?ts$/.test(lower)) return ['typescript', 'decorators-legacy'];
@@ -132,8 +136,14 @@ function namePosNode(node: AstNode): AstNode {
   return n ?? node;
 }
 
-function lineStartsOf(text: string): Int32Array {
+export function lineStartsOf(text: string): Int32Array {
   const starts = [0];
+  // indexOf is native and fast; \r-only and U+2028/9 line ends are rare, so look for them only when present.
+  const rare = /[\r\u2028\u2029]/.test(text);
+  if (!rare) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return Int32Array.from(starts);
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 10) starts.push(i + 1);
@@ -145,8 +155,18 @@ function lineStartsOf(text: string): Int32Array {
   return Int32Array.from(starts);
 }
 
+function identityMap(lineStarts: Int32Array): PositionMap {
+  return {
+    offset: (o) => o,
+    pos: (o) => {
+      const line = lineOfOffset(lineStarts, o);
+      return { line, column: o - lineStarts[line - 1] };
+    },
+  };
+}
+
 /** 1-based line of a text offset. */
-function lineOfOffset(lineStarts: Int32Array, offset: number): number {
+export function lineOfOffset(lineStarts: Int32Array, offset: number): number {
   let lo = 0;
   let hi = lineStarts.length - 1;
   while (lo < hi) {
@@ -181,7 +201,7 @@ export function indexSource(file: string, text: string): SourceIndex {
 
   let ast: { program: AstNode; comments?: AstNode[]; errors?: unknown[] } | undefined;
   const parseText = (source: string) => parse(source, {
-    sourceType: 'unambiguous', errorRecovery: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true,
+    sourceType: 'unambiguous', errorRecovery: true, attachComment: false, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true,
     allowImportExportEverywhere: true, allowSuperOutsideMethod: true, allowUndeclaredExports: true, plugins: pluginsFor(file),
   }) as unknown as typeof ast;
   try {
@@ -193,7 +213,9 @@ export function indexSource(file: string, text: string): SourceIndex {
     // Cuts are tried at the starts of top-level statements (a line starting in column 0) before it.
     const pos = (err as { pos?: number }).pos;
     let line = typeof pos === 'number' ? lineOfOffset(lineStarts, Math.min(pos, text.length)) : 0;
-    for (let tries = 0; !ast && line > 1 && tries < 20; line--) {
+    // Bounded: each try parses the file again, so big files get few.
+    const maxTries = text.length > 256 * 1024 ? 2 : 8;
+    for (let tries = 0; !ast && line > 1 && tries < maxTries; line--) {
       const cut = lineStarts[line - 1];
       if (!/[^\s}]/.test(text.charAt(cut))) continue;
       tries++;
@@ -208,8 +230,7 @@ export function indexSource(file: string, text: string): SourceIndex {
   if (ast) {
     errorCount += ast.errors?.length ?? 0;
     for (const c of ast.comments ?? []) codeMask.fill(0, c.start, c.end);
-    const lineOf = (offset: number): number => lineOfOffset(lineStarts, offset);
-    walkProgram(ast.program, text, lineOf, functions, definitions, imports, exports);
+    walkProgram(ast.program, text, identityMap(lineStarts), functions, definitions, imports, exports);
   }
 
   const posToOffset = (pos: SourcePos) => (pos.line >= 1 && pos.line <= lineCount ? lineStarts[pos.line - 1] + pos.column : -1);
@@ -222,6 +243,9 @@ export function indexSource(file: string, text: string): SourceIndex {
   // Functions sorted by start, for containment lookups (few hundred per file: a scan is enough).
   return {
     file, functions, lineCount, errorCount, definitions, imports, exports, sourceMappingUrl: findSourceMappingUrl(text),
+    isCode(offset) {
+      return codeMask[offset] === 1;
+    },
     hasCode(line) {
       if (line < 1 || line > lineCount) return false;
       const [a, b] = lineRange(line);
@@ -255,10 +279,16 @@ export function indexSource(file: string, text: string): SourceIndex {
   };
 }
 
-function walkProgram(
+/** Offsets of the parsed text → offsets and positions in the file (identity for a whole-file parse). */
+export interface PositionMap {
+  offset(o: number): number;
+  pos(o: number): SourcePos;
+}
+
+export function walkProgram(
   program: AstNode,
   text: string,
-  lineOf: (offset: number) => number,
+  map: PositionMap,
   functions: ParsedFunction[],
   definitions: Map<string, number[]>,
   imports: Map<string, ImportBinding>,
@@ -279,14 +309,14 @@ function walkProgram(
   const anchorOf = (node: AstNode): SourcePos => {
     const params = node.params as AstNode[];
     if (node.type === 'ArrowFunctionExpression' && params.length === 1 && text.charCodeAt(params[0].start) !== 40 && !/\(\s*$/.test(text.slice(node.start, params[0].start))) {
-      return params[0].loc.start;
+      return map.pos(params[0].start);
     }
     // The first `(` after the name (or the start): skips `async`, `function`, `*`, `get`, type parameters.
     const from = ((node.key as AstNode | undefined) ?? (node.id as AstNode | undefined))?.end ?? node.start;
     const body = node.body as AstNode;
     const paren = text.indexOf('(', from);
     const at = paren >= 0 && paren < body.start ? paren : node.start;
-    return offsetToPos(text, node, at);
+    return map.pos(at);
   };
 
   const visitFunction = (node: AstNode, parent: number, inferredName: string | undefined): number => {
@@ -296,9 +326,9 @@ function walkProgram(
     let name = (node.kind === 'constructor' ? inferredName : undefined) ?? nameOf(node.id as AstNode) ?? nameOf(node.key as AstNode) ?? inferredName ?? '';
     if (node.kind === 'get' || node.kind === 'set') name = `${node.kind as string} ${name}`;
     functions.push({
-      id, name, parent, anchor: anchorOf(node), start: node.start, end: node.end,
-      startLine: node.loc.start.line, endLine: lineOf(Math.max(node.start, node.end - 1)),
-      headerEnd: block ? body.start + 1 : body.start, closingStart: block ? body.end - 1 : -1,
+      id, name, parent, anchor: anchorOf(node), start: map.offset(node.start), end: map.offset(node.end),
+      startLine: map.pos(node.start).line, endLine: map.pos(Math.max(node.start, node.end - 1)).line,
+      headerEnd: map.offset(block ? body.start + 1 : body.start), closingStart: block ? map.offset(body.end - 1) : -1,
       calls: [], members: new Map(),
     });
     idAt.set(node.start, id);
@@ -324,9 +354,9 @@ function walkProgram(
         if (object) names.push(object);
       }
     }
-    const at = namePosNode(callee);
+    const at = map.pos(namePosNode(callee).start);
     const args = (node.arguments as AstNode[] | undefined) ?? [];
-    const call: CallSite = { names, line: at.loc.start.line, column: at.loc.start.column, argFunctions: [], argNames: [], start: node.start, end: node.end };
+    const call: CallSite = { names, line: at.line, column: at.column, argFunctions: [], argNames: [], start: map.offset(node.start), end: map.offset(node.end) };
     const starts: number[] = [];
     for (const a of args) {
       const arg = a.type === 'SpreadElement' ? (a.argument as AstNode) : a;
@@ -343,7 +373,7 @@ function walkProgram(
   const recordMember = (node: AstNode, fn: number) => {
     const name = nameOf(node);
     if (!name) return;
-    const line = (node.property as AstNode).loc.start.line;
+    const line = map.pos((node.property as AstNode).start).line;
     const members = functions[fn].members;
     const list = members.get(name);
     if (list) { if (list[list.length - 1] !== line) list.push(line); } else members.set(name, [line]);
@@ -484,8 +514,9 @@ function walkProgram(
       return;
     }
     if ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && !context?.callee) recordMember(n, fn);
-    for (const key in n) {
-      if (SKIP_KEYS.has(key)) continue;
+    let keys = CHILD_KEYS.get(n.type);
+    if (!keys) CHILD_KEYS.set(n.type, (keys = Object.keys(n).filter((k) => !SKIP_KEYS.has(k))));
+    for (const key of keys) {
       const value = n[key];
       if (value && typeof value === 'object') walk(value, fn);
     }
@@ -571,16 +602,3 @@ function exportTarget(left: AstNode): string | undefined {
   return undefined;
 }
 
-/** Position of `offset`, counted from a node whose position Babel gave (cheaper than from the file start). */
-function offsetToPos(text: string, node: AstNode, offset: number): SourcePos {
-  let line = node.loc.start.line;
-  let lineStart = node.start - node.loc.start.column;
-  for (let i = node.start; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart };
-}

@@ -1,6 +1,6 @@
 import type { CancellationToken } from '../common/cancellation';
 import type { Warning } from '../common/warnings';
-import { attributedLines, attributeProfile, packageRows, rankAttributedHotspots, type AttributedHotLine, type AttributedHotspot, type Attribution, type PackageRow } from '../attribution';
+import { attributedLines, attributeProfile, packageRows, plainAttribution, rankAttributedHotspots, type AttributedHotLine, type AttributedHotspot, type Attribution, type PackageRow } from '../attribution';
 import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import { joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
@@ -85,8 +85,10 @@ export interface ThreadAnalysis {
 }
 
 /** Attribution and rankings of one thread's model. */
-export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken }): Promise<ThreadAnalysis> {
-  const attribution = await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath), token: options.token });
+export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean }): Promise<ThreadAnalysis> {
+  const attribution = options.attribution === false
+    ? plainAttribution(model)
+    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath), token: options.token });
   const { thread, limit } = options;
   return {
     attribution,

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { indexSource } from '../../../src/core/attribution/sourceIndex';
+import { restoreSourceFile, SourceFile } from '../../../src/core/attribution/sourceFile';
 import { diskSources, readBoundedText } from '../../../src/core/attribution/sources';
 import { loadProfile } from '../../../src/core/profile';
 import { file, lineOf, SRC } from './synth';
@@ -92,8 +93,76 @@ describe('source index', () => {
       assert.match((await readBoundedText(big, 16) as { error: string }).error, /larger than/);
       assert.deepEqual(await readBoundedText(path.join(dir, 'missing.js')), { error: 'not found' });
       const sources = diskSources();
-      assert.equal(await sources.index(fifo), undefined);
+      assert.equal(await sources.file(fifo), undefined);
       assert.equal(sources.skipped.get(fifo), 'not a regular file');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('source file: functions parsed from their own text', () => {
+  for (const rel of ['app.js', 'lib/pricing.js', 'lib/render.js', 'esm.mjs', 'service.ts']) {
+    it(`${rel}: each function parsed alone has the extent, calls and code lines of the whole-file parse`, () => {
+      const text = read(rel);
+      const whole = indexSource(file(rel), text);
+      for (const fn of whole.functions.slice(1)) {
+        const alone = new SourceFile(file(rel), text);
+        const sliced = alone.functionAt(fn.anchor);
+        assert.ok(sliced, `${fn.name || '(anonymous)'} at ${fn.anchor.line}:${fn.anchor.column}`);
+        // Only an arrow with an expression body needs the whole file to find its end.
+        const expressionArrow = /=>\s*[^\s{]/.test(text.slice(alone.offsetOf(fn.anchor), fn.end));
+        if (!expressionArrow) assert.equal(alone.wholeParsed, false, `${rel}: ${fn.name || '(anonymous)'} was parsed from its own text`);
+        assert.deepEqual([sliced.startLine, sliced.endLine, sliced.end], [fn.startLine, fn.endLine, fn.end], fn.name);
+        assert.deepEqual(sliced.calls.map((c) => `${c.names.join('|')}@${c.line}:${c.column}`), fn.calls.map((c) => `${c.names.join('|')}@${c.line}:${c.column}`), fn.name);
+        for (let line = fn.startLine; line <= fn.endLine; line++) {
+          assert.equal(alone.hasCode(line), whole.hasCode(line), `${rel}:${line}`);
+          assert.equal(alone.isStructuralLine(sliced, line), whole.isStructuralLine(fn.id, line), `structural ${rel}:${line}`);
+        }
+      }
+    });
+  }
+
+  it('brackets: strings, templates with holes, regexes and comments do not confuse the extent', () => {
+    const text = [
+      'function tricky(a) {',
+      '  const s = "}" + \'{\' + `${a ? `}` : "{"}`;',
+      '  const r = /[}{]\\/}/g.test(s) ? a / 2 / 1 : 0; // }',
+      '  /* { */ return s.replace(r, (m) => { return m; });',
+      '}',
+      'function after() {}',
+    ].join('\n');
+    const source = new SourceFile('/x.js', text);
+    const fn = source.functionAt({ line: 1, column: 15 });
+    assert.ok(fn);
+    assert.equal(source.wholeParsed, false);
+    assert.equal(fn.endLine, 5);
+    assert.deepEqual(fn.calls.map((c) => c.names[0]), ['test', 'replace']);
+  });
+});
+
+describe('parse cache', () => {
+  it('a file saved and restored answers like the original, without parsing again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-parse-cache-'));
+    try {
+      const rel = 'app.js';
+      const first = diskSources(undefined, dir);
+      const source = (await first.file(file(rel)))!;
+      const quote = source.functionAt(indexSource(file(rel), read(rel)).functions.find((f) => f.name === 'quote')!.anchor)!;
+      const defs = source.definitionsOf('fib').map((f) => f.startLine);
+      assert.equal(source.dirty, true);
+      await first.flush!();
+      assert.equal(fs.readdirSync(dir).filter((n) => n.endsWith('.json')).length, 1);
+
+      // A new process would start with an empty memory cache: simulate with a fresh SourceFile from disk.
+      const saved = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]), 'utf8'));
+      const restored = restoreSourceFile(file(rel), read(rel), saved)!;
+      const again = restored.functionAt(quote.anchor)!;
+      assert.deepEqual([again.startLine, again.endLine, again.calls.map((c) => c.names[0])], [quote.startLine, quote.endLine, quote.calls.map((c) => c.names[0])]);
+      assert.deepEqual(restored.definitionsOf('fib').map((f) => f.startLine), defs);
+      for (let line = quote.startLine; line <= quote.endLine; line++) assert.equal(restored.hasCode(line), source.hasCode(line));
+      assert.equal(restored.dirty, false, 'nothing was parsed again');
+      assert.equal(restored.wholeParsed, false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
