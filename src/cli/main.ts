@@ -17,6 +17,7 @@ import { displayPath } from './format';
 import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
+import { logText, terminalJson, terminalText } from '../shared/text/safe';
 
 function beforeRunInput(args: CliArgs): BeforeRunInput {
   const mode = args.attach ? 'attach' : args.script ? 'script' : 'launch';
@@ -24,7 +25,8 @@ function beforeRunInput(args: CliArgs): BeforeRunInput {
 }
 
 function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
+  // One record per line, escape sequences visible: log lines carry app output and profile text.
+  const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${logText(m)}\n`); };
   return { trace: write('trace'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
@@ -65,7 +67,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     try {
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
     } catch (err) {
-      process.stderr.write(`hotpath: could not write the flamegraph HTML: ${errorMessage(err)}\n`);
+      process.stderr.write(`hotpath: could not write the flamegraph HTML: ${terminalText(errorMessage(err), true)}\n`);
     }
   }
   return null;
@@ -85,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     args = parseCli(argv);
   } catch (err) {
-    process.stderr.write(`hotpath: ${errorMessage(err)}\n`);
+    process.stderr.write(`hotpath: ${terminalText(errorMessage(err), true)}\n`);
     return EXIT_USAGE;
   }
   if (args.help) { process.stdout.write(USAGE + '\n'); return EXIT_OK; }
@@ -109,13 +111,14 @@ export async function main(argv: string[]): Promise<number> {
     progress.stop();
     const json = flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
     const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
-    process.stdout.write(args.json ? JSON.stringify(json, null, 2) + '\n' : render(result, args.cwd) + flameLine);
+    // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
     return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
-    if (args.json) process.stdout.write(JSON.stringify(errorJson(error), null, 2) + '\n');
-    process.stderr.write(`hotpath: ${error.message}\n`);
+    if (args.json) process.stdout.write(terminalJson(errorJson(error)) + '\n');
+    process.stderr.write(`hotpath: ${terminalText(error.message, true)}\n`);
     if (isHotpathError(err, ErrorCode.Cancelled)) return EXIT_CANCELLED;
     return isHotpathError(err, ErrorCode.InvalidOption) ? EXIT_USAGE : EXIT_FAILED;
   } finally {
@@ -126,4 +129,4 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // Exit explicitly: autocannon and the inspector client may keep sockets referenced for a moment.
-main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { process.stderr.write(`hotpath: ${errorMessage(err)}\n`); process.exit(EXIT_FAILED); });
+main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { process.stderr.write(`hotpath: ${terminalText(errorMessage(err), true)}\n`); process.exit(EXIT_FAILED); });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
 import { heatBucket, lineLabel } from './format';
+import { labelText } from '../../shared/text';
 
 /**
  * Hot-line decorations: a background heat in four theme colours by share, an overview-ruler mark and an
@@ -39,7 +40,7 @@ export class HotLineDecorations implements vscode.Disposable {
     for (const { annotation, line } of live?.lines ?? []) {
       if (line >= editor.document.lineCount) continue;
       const range = editor.document.lineAt(line).range;
-      byBucket[heatBucket(annotation.selfPct) - 1].push({ range, renderOptions: { after: { contentText: lineLabel(annotation) } } });
+      byBucket[heatBucket(annotation.selfPct) - 1].push({ range, renderOptions: { after: { contentText: labelText(lineLabel(annotation)) } } });
     }
     this.types.forEach((type, i) => editor.setDecorations(type, byBucket[i]));
   }

@@ -4,6 +4,7 @@ import type { HotpathSession } from '../session';
 import { loadedFromFile } from '../workflow/loadedProfile';
 import { escapeHtml } from '../../shared/webviewHtml';
 import { FlameWebview } from './flameWebview';
+import { showError } from '../notify';
 
 class ProfileDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
@@ -34,7 +35,7 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
       const message = errorMessage(err);
       this.log.error(`Opening ${document.uri.fsPath}: ${message}`);
       panel.webview.html = `<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><p>Hotpath could not open this profile: ${escapeHtml(message)}</p>`;
-      void vscode.window.showErrorMessage(`Hotpath: ${message}`);
+      void showError(`Hotpath: ${message}`);
     }
   }
 }

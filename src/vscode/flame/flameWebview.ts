@@ -7,6 +7,7 @@ import type { ProfileModel } from '../../core/profile';
 import { initMessages, isWebviewMessage, type HostMessage, type ViewState } from '../../shared/protocol';
 import type { FlamePayload } from '../../shared/flame/payload';
 import { flameHtml } from '../../shared/webviewHtml';
+import { showError, showInfo } from '../notify';
 
 export interface FlameContent {
   model: ProfileModel;
@@ -92,7 +93,7 @@ export class FlameWebview implements vscode.Disposable {
         return;
       case 'error':
         this.log.error(`Flamegraph page: ${raw.message}`);
-        void vscode.window.showErrorMessage(`Hotpath could not show the flamegraph: ${raw.message}`);
+        void showError(`Hotpath could not show the flamegraph: ${raw.message}`);
         return;
     }
   }
@@ -115,7 +116,7 @@ export async function openSource(file: string, line: number, column: number, log
   }
   if (!fsPath || !fs.existsSync(fsPath) || !fs.statSync(fsPath).isFile()) {
     const what = /^node:|^internal\//.test(file) ? 'is part of Node itself and has no file on disk' : 'is not a file on this machine';
-    void vscode.window.showInformationMessage(`Hotpath: ${file} ${what}.`);
+    void showInfo(`Hotpath: ${file} ${what}.`);
     log.info(`openSource: ${file} ${what}`);
     return;
   }

@@ -4,7 +4,7 @@
  */
 import type { Comparison } from '../../core/stats/compare';
 import { signedPercent } from '../../core/stats/formatComparison';
-import { formatInt, formatMs, mdCode, mdEscape } from '../../shared/text';
+import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
 import type { WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
@@ -32,10 +32,8 @@ export const rps = (n: number): string => formatInt(n);
 const ms = (n: number): string => formatMs(n).replace(/ ms$/, '');
 export { mdCode, mdEscape };
 
-/** Profile text in a status bar label: `$(name)` would render as an icon, so break the syntax. */
-export function noIcons(text: string): string {
-  return text.replace(/\$\(/g, '$\u200b(');
-}
+/** Profile text in a status bar label: one line, and `$(name)` would render as an icon (see labelText). */
+export const noIcons = labelText;
 
 function pctOrDash(p: number | null): string {
   return p === null ? '—' : signedPercent(p);

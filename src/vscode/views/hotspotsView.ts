@@ -6,6 +6,7 @@ import { listBaselines, listProfiles, type ProfileEntry } from './history';
 import type { BaselineSummary } from '../../core/stats/baselineStore';
 import type { ThreadHotspot } from '../../core/workflow/analyze';
 import type { PreflightCheck } from '../../core/workflow/preflight';
+import { formatBytes, formatMs, formatPct, labelText } from '../../shared/text';
 
 type Node =
   | { kind: 'section'; id: 'checks' | 'hotspots' | 'baselines' | 'profiles' }
@@ -60,14 +61,14 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         item.id = `section:${node.id}`;
         if (node.id === 'checks' && this.session.checks) {
           const warn = this.session.checks.list.filter((c) => c.status === 'warn').length;
-          item.description = `${this.session.checks.phase === 'before' ? 'before' : 'after'} ${this.session.checks.title}${warn ? ` · ${warn} to fix` : ' · all good'}`;
+          item.description = labelText(`${this.session.checks.phase === 'before' ? 'before' : 'after'} ${this.session.checks.title}${warn ? ` · ${warn} to fix` : ' · all good'}`);
         }
         return item;
       }
       case 'check': {
         const c = node.check;
-        const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
-        item.description = c.observed;
+        const item = new vscode.TreeItem(labelText(c.title), vscode.TreeItemCollapsibleState.None);
+        item.description = labelText(c.observed);
         item.tooltip = new vscode.MarkdownString().appendText(`${c.title}\n\nSaw: ${c.observed}${c.advice ? `\n\nWhat to do: ${c.advice}` : ''}`);
         item.iconPath = new vscode.ThemeIcon(c.status === 'pass' ? 'pass' : c.status === 'warn' ? 'warning' : 'info',
           new vscode.ThemeColor(c.status === 'pass' ? 'testing.iconPassed' : c.status === 'warn' ? 'problemsWarningIcon.foreground' : 'problemsInfoIcon.foreground'));
@@ -81,10 +82,11 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'hotspot': {
         const h = node.hotspot;
-        const item = new vscode.TreeItem(h.function, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(labelText(h.function), vscode.TreeItemCollapsibleState.None);
         const where = h.file ? `${path.basename(h.file)}${h.line ? `:${h.line}` : ''}` : h.category;
-        item.description = `${h.selfPct.toFixed(1)}% self · ${where}${h.thread !== 'main' ? ` · ${h.thread}` : ''}`;
-        item.tooltip = `${h.function}\n${h.file}${h.line ? `:${h.line}` : ''}\nself ${h.selfMs} ms (${h.selfPct}%), total ${h.totalMs} ms (${h.totalPct}%)\n${h.category}${h.package ? ` (${h.package})` : ''}`;
+        item.description = labelText(`${h.selfPct.toFixed(1)}% self · ${where}${h.thread !== 'main' ? ` · ${h.thread}` : ''}`);
+        // A plain-text tooltip: each line of profile text on its own line, none able to add a line.
+        item.tooltip = [h.function, `${h.file}${h.line ? `:${h.line}` : ''}`, `self ${formatMs(h.selfMs)} (${formatPct(h.selfPct)}), total ${formatMs(h.totalMs)} (${formatPct(h.totalPct)})`, `${h.category}${h.package ? ` (${h.package})` : ''}`].map(labelText).join('\n');
         item.iconPath = new vscode.ThemeIcon(h.category === 'user' ? 'flame' : h.category === 'dependency' ? 'package' : 'symbol-method');
         if (h.line && path.isAbsolute(h.file)) {
           item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(h.file), { selection: new vscode.Range(h.line - 1, 0, h.line - 1, 0) }] };
@@ -94,9 +96,9 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'baseline': {
         const b = node.baseline;
-        const item = new vscode.TreeItem(b.name, vscode.TreeItemCollapsibleState.None);
-        item.description = b.problem ? `unusable: ${b.problem}` : `${b.createdAt.slice(0, 16).replace('T', ' ')} · ${b.requestsPerSecond === null ? '?' : rps(b.requestsPerSecond)} req/s${b.nodeVersion ? ` · Node ${b.nodeVersion}` : ''}`;
-        item.tooltip = `${b.file}\n${b.runCount} runs of ${b.command.join(' ')}`;
+        const item = new vscode.TreeItem(labelText(b.name), vscode.TreeItemCollapsibleState.None);
+        item.description = labelText(b.problem ? `unusable: ${b.problem}` : `${String(b.createdAt).slice(0, 16).replace('T', ' ')} · ${b.requestsPerSecond === null ? '?' : rps(b.requestsPerSecond)} req/s${b.nodeVersion ? ` · Node ${b.nodeVersion}` : ''}`);
+        item.tooltip = [b.file, `${b.runCount} runs of ${b.command.join(' ')}`].map(labelText).join('\n');
         item.iconPath = new vscode.ThemeIcon(b.problem ? 'warning' : 'pinned');
         item.contextValue = 'hotpath.baseline';
         item.resourceUri = vscode.Uri.file(b.file);
@@ -104,9 +106,9 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'profile': {
         const p = node.profile;
-        const item = new vscode.TreeItem(p.name.replace(/\.cpuprofile$/, ''), vscode.TreeItemCollapsibleState.None);
-        item.description = `${new Date(p.mtimeMs).toLocaleString()} · ${(p.sizeBytes / 1e6).toFixed(1)} MB`;
-        item.tooltip = p.file;
+        const item = new vscode.TreeItem(labelText(p.name.replace(/\.cpuprofile$/, '')), vscode.TreeItemCollapsibleState.None);
+        item.description = `${new Date(p.mtimeMs).toLocaleString()} · ${formatBytes(p.sizeBytes)}`;
+        item.tooltip = labelText(p.file);
         item.iconPath = new vscode.ThemeIcon('graph');
         item.contextValue = 'hotpath.profile';
         item.resourceUri = vscode.Uri.file(p.file);

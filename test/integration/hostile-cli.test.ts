@@ -1,0 +1,51 @@
+/**
+ * The terminal surface: `hotpath report` of a profile whose function names and file paths carry terminal
+ * escapes (OSC 52 clipboard writes, screen clears, cursor moves, OSC 8 links), line breaks and bidi
+ * overrides. Nothing of it may reach the terminal raw — not in the table, the headline, the warnings,
+ * the error messages, nor in the `--json` document.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli';
+import { HOSTILE_NAMES, profileOf } from '../hostileText';
+
+// eslint-disable-next-line no-control-regex
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe('CLI output with hostile profile text', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-hostile-')); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('report: names and paths are shown with visible escapes, on their own lines', async () => {
+    const frames = HOSTILE_NAMES.map((name, i) => ({ name, url: `file://${dir}/${encodeURIComponent(name)}.js`, line: i + 1, samples: 20 + i, children: [{ name: `child ${name}`, url: '', samples: 5 }] }));
+    const file = path.join(dir, 'hostile.cpuprofile');
+    fs.writeFileSync(file, JSON.stringify(profileOf(frames)));
+    const run = await runCli(['report', '--limit', '40', file]);
+    assert.equal(run.code, 0, run.stderr);
+    for (const [i, line] of run.stdout.split('\n').entries()) assert.doesNotMatch(line, RAW, `stdout line ${i + 1}: ${JSON.stringify(line)}`);
+    assert.doesNotMatch(run.stderr, RAW);
+    assert.ok(run.stdout.includes('osc52\\x1b]52;c;cHduZWQ=\\x07'), 'the escape is shown as text');
+    assert.ok(run.stdout.includes('rtl\\u202eevil'), 'the bidi override is shown as text');
+    assert.doesNotMatch(run.stdout, /^fake line/m, 'a carriage return cannot start a forged line');
+
+    const json = await runCli(['report', '--json', '--limit', '40', file]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.doesNotMatch(json.stdout, RAW, 'the JSON document carries no raw control, C1 or bidi character');
+    const doc = json.json();
+    const names = new Set(doc.hotspots.map((h: { function: string }) => h.function));
+    for (const name of HOSTILE_NAMES) assert.ok(names.has(name), `JSON keeps the exact name ${JSON.stringify(name)}`);
+  });
+
+  it('errors naming a hostile file are shown with visible escapes', async () => {
+    const name = path.join(dir, 'bad\u001b]52;c;cHduZWQ=\u0007\u001b[2J.cpuprofile');
+    fs.writeFileSync(name, '{"nodes": [');
+    const run = await runCli(['report', name]);
+    assert.equal(run.code, 1);
+    assert.doesNotMatch(run.stderr.replace(/\n/g, ''), RAW, JSON.stringify(run.stderr));
+    assert.match(run.stderr, /\\x1b\]52;c;cHduZWQ=\\x07/);
+  });
+});
