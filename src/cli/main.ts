@@ -37,7 +37,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   switch (args.subcommand) {
     case 'report':
       // With --diff the text report is the newer profile's; the HTML compares both.
-      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit });
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, token: cts.token });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);

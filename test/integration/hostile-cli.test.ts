@@ -5,10 +5,11 @@
  * the error messages, nor in the `--json` document.
  */
 import { strict as assert } from 'node:assert';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { CLI, runCli } from '../helpers/cli';
 import { HOSTILE_NAMES, profileOf } from '../hostileText';
 
 // eslint-disable-next-line no-control-regex
@@ -47,5 +48,51 @@ describe('CLI output with hostile profile text', function () {
     assert.equal(run.code, 1);
     assert.doesNotMatch(run.stderr.replace(/\n/g, ''), RAW, JSON.stringify(run.stderr));
     assert.match(run.stderr, /\\x1b\]52;c;cHduZWQ=\\x07/);
+  });
+});
+
+describe('report: files named by a profile are read only if regular, bounded and in time', function () {
+  this.timeout(90_000);
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-fifo-')); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('FIFO, /dev/stdin (a pipe), /dev/zero and /dev/urandom URLs: report finishes, says which maps it could not use', async () => {
+    const fifos = Array.from({ length: 4 }, (_, i) => path.join(dir, `fifo${i}.js`));
+    for (const f of fifos) execFileSync('mkfifo', [f]);
+    // A real script whose source map reference is a FIFO, and one whose map is /dev/zero.
+    const mapFifo = path.join(dir, 'app.js.map');
+    execFileSync('mkfifo', [mapFifo]);
+    fs.writeFileSync(path.join(dir, 'app.js'), 'function hot() {}\n//# sourceMappingURL=app.js.map\n');
+    fs.writeFileSync(path.join(dir, 'zero.js'), 'function z() {}\n//# sourceMappingURL=file:///dev/zero\n');
+    const devices = [...Array(12).fill('/dev/zero'), '/dev/urandom', '/dev/stdin'];
+    const frames = [
+      ...fifos.map((f, i) => ({ name: `fifo${i}`, url: `file://${f}`, samples: 5 })),
+      ...devices.map((d, i) => ({ name: `device${i}`, url: `file://${d}`, line: i + 1, samples: 5 })),
+      { name: 'hot', url: `file://${dir}/app.js`, samples: 30 },
+      { name: 'z', url: `file://${dir}/zero.js`, samples: 10 },
+    ];
+    const file = path.join(dir, 'fifo.cpuprofile');
+    fs.writeFileSync(file, JSON.stringify(profileOf(frames)));
+    // stdin is a pipe nobody writes to: /dev/stdin would block a reader forever.
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI, 'report', '--json', file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(null); }, 60_000);
+      child.on('exit', (c) => { clearTimeout(timer); resolve(c); });
+    });
+    child.stdin.destroy();
+    assert.notEqual(code, null, `report did not finish within 60 s (it hangs on a FIFO or device): ${stderr}`);
+    assert.equal(code, 0, stderr);
+    const doc = JSON.parse(stdout);
+    assert.ok(doc.hotspots.some((h: { function: string }) => h.function === 'hot'));
+    const warning = doc.warnings.find((w: { code: string }) => w.code === 'SOURCE_MAP_UNUSABLE');
+    assert.ok(warning, JSON.stringify(doc.warnings));
+    assert.match(warning.message, /FIFO|device|not a regular file/);
+    console.log(`      report with FIFO and device URLs: ${Date.now() - started} ms`);
   });
 });

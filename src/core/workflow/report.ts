@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { CancellationToken } from '../common/cancellation';
 import { loadProfile, rankHotspots, rankLines } from '../profile';
 import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
 
@@ -10,9 +11,10 @@ export interface ReportResult extends Analysis {
 }
 
 /** `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk. */
-export async function reportProfile(file: string, options: { limit?: number } = {}): Promise<ReportResult> {
+export async function reportProfile(file: string, options: { limit?: number; token?: CancellationToken } = {}): Promise<ReportResult> {
   const profilePath = path.resolve(file);
-  const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main' });
+  // Cancellable while it reads (the profile, its source maps, the files they name).
+  const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main', token: options.token });
   const limit = options.limit ?? 20;
   const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
   const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
