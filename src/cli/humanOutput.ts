@@ -94,7 +94,9 @@ export function warningsBlock(warnings: Warning[]): string {
 
 function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; v8?: V8Collection }, cwd: string): string {
   const user = r.hotspots.find((h) => h.category === 'user');
-  const headline = user
+  const headline = r.hotspots.length === 0
+    ? 'No function has sampled time in this profile: nothing to rank (see the warnings).\n'
+    : user
     ? `Top user-code hotspot: ${text(user.function || '(anonymous)')} at ${location(user.file, user.line, cwd)} — ${pct(user.selfPct)} self, ${pct(user.totalPct)} total.\n`
     : 'No user-code function among the hotspots: the time goes to dependencies or Node itself (see callers below).\n';
   return `\n${headline}\nHotspots (by self time):\n${hotspotTable(r.hotspots, cwd)}\n\nHot lines:\n${linesTable(r.lines.slice(0, 10), cwd)}\n${v8Block(r.hotspots, r.v8, cwd)}`;

@@ -96,3 +96,34 @@ describe('report: files named by a profile are read only if regular, bounded and
     console.log(`      report with FIFO and device URLs: ${Date.now() - started} ms`);
   });
 });
+
+describe('report: profiles that cannot be ranked', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-sanity-')); });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('zero samples: exit 1 with what happened and what to do, no claim about where time went', async () => {
+    const file = path.join(dir, 'empty.cpuprofile');
+    fs.writeFileSync(file, JSON.stringify(profileOf([{ name: 'work', url: 'file:///app/a.js', samples: 0 }])));
+    const run = await runCli(['report', file]);
+    assert.equal(run.code, 1, run.stdout);
+    assert.match(run.stderr, /holds no sampled time \(0 samples\).*Profile a longer run/s);
+    assert.doesNotMatch(run.stdout + run.stderr, /dependencies or Node/);
+  });
+
+  it('a saved Profiler.stop response is unwrapped; absurd deltas are refused', async () => {
+    const wrapped = path.join(dir, 'wrapped.cpuprofile');
+    fs.writeFileSync(wrapped, JSON.stringify({ profile: profileOf([{ name: 'work', url: 'file:///app/a.js', samples: 10 }]) }));
+    const ok = await runCli(['report', '--json', wrapped]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.json().hotspots[0].function, 'work');
+    const absurd = path.join(dir, 'absurd.cpuprofile');
+    const p = profileOf([{ name: 'work', url: 'file:///app/a.js', samples: 3 }]) as { timeDeltas: number[] };
+    p.timeDeltas[1] = 1e300;
+    fs.writeFileSync(absurd, JSON.stringify(p));
+    const bad = await runCli(['report', absurd]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /more than 30 days.*re-record/s);
+  });
+});

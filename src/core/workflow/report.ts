@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { CancellationToken } from '../common/cancellation';
+import { ErrorCode, HotpathError } from '../common/errors';
 import { loadProfile, rankHotspots, rankLines } from '../profile';
 import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
 
@@ -15,6 +16,12 @@ export async function reportProfile(file: string, options: { limit?: number; tok
   const profilePath = path.resolve(file);
   // Cancellable while it reads (the profile, its source maps, the files they name).
   const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main', token: options.token });
+  if (model.sampleCount === 0 || model.durationUs <= 0) {
+    // Nothing to rank: saying "the time goes to dependencies" (or exiting 0) would be a claim without data.
+    throw new HotpathError(ErrorCode.ProfileInvalid,
+      `${profilePath} holds no sampled time (${model.sampleCount} samples): the program ended, or profiling stopped, before the first sample. Profile a longer run, or a smaller --sampling-interval.`,
+      { file: profilePath });
+  }
   const limit = options.limit ?? 20;
   const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
   const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
