@@ -9,7 +9,7 @@ const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20'
 const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
-  { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/preload.js', sourcemap: false },
+  { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/hotpath-preload.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {

@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../common/logger';
 import { OutputTail } from './outputTail';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
-import { MODE_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
+import { MODE_ENV, OWNER_PID_ENV, PRELOAD_FILE_NAME, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
 
 export interface LaunchSpec {
   /** argv of the command; the first word is looked up on PATH (no shell, so nothing is re-interpreted). */
@@ -19,7 +19,7 @@ export interface LaunchSpec {
   env?: Record<string, string | undefined>;
   mode: TargetMode;
   logger?: Logger;
-  /** Where the built preload lives; defaults to dist/preload.js next to the running bundle. */
+  /** Where the built preload lives; defaults to dist/hotpath-preload.js next to the running bundle. */
   preloadPath?: string;
   /** Script mode: sampling interval for worker threads, which profile themselves. */
   samplingIntervalMicros?: number;
@@ -27,9 +27,9 @@ export interface LaunchSpec {
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null }
 
-/** Finds dist/preload.js whether we run from the bundle (dist/*.js) or from sources under tsx (tests). */
+/** Finds dist/hotpath-preload.js whether we run from the bundle (dist/*.js) or from sources under tsx (tests). */
 export function defaultPreloadPath(): string {
-  const candidates = [path.join(__dirname, 'preload.js'), path.resolve(__dirname, '../../../dist/preload.js')];
+  const candidates = [path.join(__dirname, PRELOAD_FILE_NAME), path.resolve(__dirname, '../../../dist', PRELOAD_FILE_NAME)];
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`Hotpath's preload is missing (looked in ${candidates.join(', ')}); run \`npm run build\`.`);
   return found;
@@ -108,8 +108,10 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...spec.env })) if (v !== undefined) env[k] = v;
-  env.NODE_OPTIONS = [env.NODE_OPTIONS, `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
+  // --inspect-publish-uid=http: opening the inspector prints no "Debugger listening on …" to the app's stderr.
+  env.NODE_OPTIONS = [env.NODE_OPTIONS, '--inspect-publish-uid=http', `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
   env[REPORT_FILE_ENV] = reportFile;
+  env[OWNER_PID_ENV] = String(process.pid);
   env[MODE_ENV] = spec.mode;
   if (spec.samplingIntervalMicros) env[SAMPLING_ENV] = String(spec.samplingIntervalMicros);
 

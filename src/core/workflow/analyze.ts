@@ -1,5 +1,7 @@
 import type { Warning } from '../common/warnings';
 import { displayName, displayPosition, loadProfile, rankHotspots, rankLines, readSourceMapSidecar, type Hotspot, type HotLine, type ProfileModel } from '../profile';
+import { hotpathOverhead, withoutHotpathRows } from '../profile/selfFrames';
+import { formatMs, formatPct } from '../../shared/text/numbers';
 import { joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
@@ -67,6 +69,23 @@ export function annotateHotspots(hotspots: ThreadHotspot[], model: ProfileModel,
 }
 
 /**
+ * Hotspots and hot lines of one thread's model, without Hotpath's own frames (its preload, probes and
+ * exit hook); how much time those took is said once, in a warning.
+ */
+export function rankThread(model: ProfileModel, limit: number, thread: string): { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; overhead?: Warning } {
+  const overhead = hotpathOverhead(model);
+  const extra = overhead.functions.size;
+  const hotspots = withoutHotpathRows(model, rankHotspots(model, { limit: limit + extra }), overhead).slice(0, limit).map((h) => ({ ...h, thread }));
+  const lines = withoutHotpathRows(model, rankLines(model, { limit: limit + extra }), overhead).slice(0, limit).map((l) => ({ ...l, thread }));
+  if (overhead.us <= 0 || model.durationUs <= 0) return { hotspots, lines };
+  const where = thread === 'main' ? '' : ` (${thread})`;
+  return {
+    hotspots, lines,
+    overhead: { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload and probes, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` },
+  };
+}
+
+/**
  * Builds the model of every saved thread profile and ranks hotspots and hot lines across threads
  * (percentages stay relative to each thread's own profile duration).
  */
@@ -83,9 +102,11 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
       main = model;
       v8 = await attachV8(model, s.path, options.v8);
     }
-    for (const h of rankHotspots(model, { limit })) hotspots.push({ ...h, thread: s.thread });
-    for (const l of rankLines(model, { limit })) lines.push({ ...l, thread: s.thread });
+    const ranked = rankThread(model, limit, s.thread);
+    hotspots.push(...ranked.hotspots);
+    lines.push(...ranked.lines);
     for (const w of model.warnings) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
+    if (ranked.overhead) warnings.push(ranked.overhead);
     if (s.partial) {
       warnings.push({ code: 'PROFILE_PARTIAL', message: `The ${s.thread} thread ended before profiling stopped; its profile (${s.path}) holds what was captured until then.` });
     }

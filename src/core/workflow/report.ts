@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { CancellationToken } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
-import { loadProfile, rankHotspots, rankLines } from '../profile';
-import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
+import { loadProfile } from '../profile';
+import { annotateHotspots, attachV8, rankThread, type Analysis } from './analyze';
 
 export interface ReportResult extends Analysis {
   kind: 'report';
@@ -23,10 +23,9 @@ export async function reportProfile(file: string, options: { limit?: number; tok
       { file: profilePath });
   }
   const limit = options.limit ?? 20;
-  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit }).map((h) => ({ ...h, thread: 'main' }));
-  const lines: ThreadHotLine[] = rankLines(model, { limit }).map((l) => ({ ...l, thread: 'main' }));
+  const { hotspots, lines, overhead } = rankThread(model, limit, 'main');
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
   const v8 = await attachV8(model, profilePath, undefined);
   annotateHotspots(hotspots, model, v8.v8Functions);
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model, ...v8 };
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings, ...(overhead ? [overhead] : [])], model, ...v8 };
 }

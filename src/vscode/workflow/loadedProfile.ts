@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildAnnotations } from '../../core/annotate';
-import { loadProfile, rankHotspots, type ProfileModel } from '../../core/profile';
-import { annotateHotspots, attachV8, type ThreadHotspot } from '../../core/workflow/analyze';
+import { loadProfile, type ProfileModel } from '../../core/profile';
+import { annotateHotspots, attachV8, rankThread, type ThreadHotspot } from '../../core/workflow/analyze';
 import type { V8FunctionSignals } from '../../core/v8/types';
 import type { LoadedProfile } from '../session';
 
@@ -26,7 +26,7 @@ export function loadedFromAnalysis(profilePath: string, model: ProfileModel, hot
 export async function loadedFromFile(file: string): Promise<LoadedProfile> {
   const model = await loadProfile(file, { sourceMaps: true, thread: 'main' });
   const v8 = await attachV8(model, file, undefined).catch(() => undefined);
-  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit: 50 }).map((h) => ({ ...h, thread: 'main' }));
+  const { hotspots } = rankThread(model, 50, 'main');
   annotateHotspots(hotspots, model, v8?.v8Functions);
   return loadedFromAnalysis(file, model, hotspots, v8?.v8Functions);
 }
