@@ -18,6 +18,10 @@ import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
+import { runEmergencyStops } from '../core/common/emergency';
+
+/** Longest a graceful stop (first Ctrl-C) may take before Hotpath stops everything at once. */
+const GRACEFUL_STOP_MS = 15_000;
 
 function beforeRunInput(args: CliArgs): BeforeRunInput {
   const mode = args.attach ? 'attach' : args.script ? 'script' : 'launch';
@@ -94,14 +98,29 @@ export async function main(argv: string[]): Promise<number> {
 
   const cts = new CancellationTokenSource();
   let interrupts = 0;
+  // After SIGHUP the terminal may be gone: a failed write must not become an uncaught error.
+  process.stderr.on('error', () => undefined);
+  const say = (text: string) => { try { process.stderr.write(text); } catch { /* no terminal */ } };
+  const stopNow = () => {
+    // No more waiting: kill the app's process group, switch V8's tracing off where we attached,
+    // remove our temporary files — then exit.
+    void runEmergencyStops(1000).finally(() => process.exit(EXIT_CANCELLED));
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
-    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C: stop waiting for cleanup
-    process.stderr.write(`\nhotpath: ${signal} received, stopping the app…\n`);
+    if (interrupts > 1) {
+      say(`\nhotpath: ${signal} again, stopping the app now.\n`);
+      stopNow();
+      return;
+    }
+    say(`\nhotpath: ${signal} received, stopping the app… (again to stop it at once)\n`);
     cts.cancel();
+    // A graceful stop that hangs (an app ignoring SIGTERM is killed after 2 s, so this is a backstop).
+    setTimeout(stopNow, GRACEFUL_STOP_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
   // The production-parity checklist, before the run (it is printed again with the result, after it).
   if (!args.json && args.subcommand === 'profile') process.stderr.write(renderChecks('Checks before the run', checksBeforeRun(beforeRunInput(args))));
@@ -124,6 +143,7 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     cts.dispose();
   }
 }

@@ -6,6 +6,9 @@ import { CdpClient } from '../inspector/cdpClient';
 import { assertLoopbackInspectorUrl } from '../inspector/loopback';
 import { isAlive } from './processTree';
 import { checkSignalTarget } from './processIdentity';
+import { onEmergencyStop } from '../common/emergency';
+import { DISABLE_FLAGS } from '../v8/flags';
+import { setFlagsExpression } from '../v8/targetScripts';
 
 export type AttachSpec =
   | { inspectorUrl: string }
@@ -104,7 +107,14 @@ export async function attachToProcess(spec: AttachSpec, options: { token?: Cance
       throw new HotpathError(ErrorCode.AttachFailed,
         `The inspector on that port belongs to PID ${info.pid}, not ${spec.pid}: another process already holds the port. Start the app with --inspect-port=<free port> and pass the same port to Hotpath.`);
     }
+    // Should Hotpath be stopped hard mid-run, the app it does not own is left as found: V8's tracing
+    // off (it may have been switched on), the inspector closed if Hotpath opened it.
+    const emergency = onEmergencyStop(() => Promise.all([
+      client.trySend('Runtime.evaluate', { expression: setFlagsExpression(DISABLE_FLAGS), silent: true }),
+      openedInspector ? client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true }) : undefined,
+    ]));
     const detach = async () => {
+      emergency.dispose();
       if (openedInspector && !client.isClosed) {
         await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
         logger.info(`Closing the inspector Hotpath opened in PID ${info.pid}`);

@@ -6,7 +6,11 @@ import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
 import { EventEmitter } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
+import { onEmergencyStop } from '../common/emergency';
+import type { Disposable } from '../common/disposable';
+import { removeTraceFile } from '../v8/flags';
 import { OutputTail } from './outputTail';
+import { removeStaleTargetDirs, writeOwner } from './staleFiles';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
 import { MODE_ENV, OWNER_PID_ENV, PRELOAD_FILE_NAME, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
@@ -52,6 +56,7 @@ export class LaunchedTarget {
   readonly exited: Promise<ExitInfo>;
   exitInfo: ExitInfo | undefined;
   private stopping: Promise<void> | undefined;
+  private readonly emergency: Disposable;
 
   constructor(
     readonly child: ChildProcess,
@@ -69,6 +74,20 @@ export class LaunchedTarget {
       if (report.type === 'process') { this.processes.set(report.pid, report); this.processEmitter.fire(report); }
       this.reportEmitter.fire(report);
     });
+    this.emergency = onEmergencyStop(() => this.killNow());
+  }
+
+  /**
+   * No time left (a second Ctrl-C): SIGKILL the group and every process that reported, synchronously,
+   * and remove our files. V8's tracing ends with the processes; their trace files are removed too.
+   */
+  killNow(): void {
+    const pids = [...this.processes.keys()];
+    try { process.kill(-this.pid, 'SIGKILL'); } catch { /* group gone */ }
+    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    try { this.reader.dispose(); } catch { /* already */ }
+    fs.rmSync(this.reportDir, { recursive: true, force: true });
+    for (const pid of pids) removeTraceFile(pid);
   }
 
   get pid(): number { return this.child.pid!; }
@@ -82,6 +101,7 @@ export class LaunchedTarget {
       this.reader.poll();
       this.reader.dispose();
       fs.rmSync(this.reportDir, { recursive: true, force: true });
+      this.emergency.dispose();
     })();
     return this.stopping;
   }
@@ -102,7 +122,9 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
   if (spec.command.length === 0) throw new HotpathError(ErrorCode.InvalidOption, 'No command to run: pass the app command after `--`, e.g. `hotpath profile -- node app.js`.');
   const logger = spec.logger ?? silentLogger;
   const preload = spec.preloadPath ?? defaultPreloadPath();
+  removeStaleTargetDirs(logger); // left by a Hotpath that was killed (SIGKILL) before it could clean up
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-target-'));
+  writeOwner(reportDir);
   const reportFile = path.join(reportDir, 'reports.jsonl');
   fs.writeFileSync(reportFile, '');
 
