@@ -25,6 +25,8 @@ if (fs.existsSync('src/extension.ts')) {
   // inspector client: ~90% of the code) only on the first run, from dist/engine.js.
   builds.push({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', './engine.js'], minify: true });
   builds.push({ ...common, entryPoints: ['src/vscode/workflow/engine.ts'], outfile: 'dist/engine.js', external: ['vscode'], minify: true });
+  // Profiles opened in the editor are parsed in a worker thread, off the extension host's main thread.
+  builds.push({ ...common, entryPoints: ['src/vscode/workflow/profileWorker.ts'], outfile: 'dist/profileWorker.js', minify: true });
 }
 
 async function main() {

@@ -10,13 +10,19 @@ import type { PreflightCheck } from '../core/workflow/preflight';
 export interface LoadedProfile {
   profilePath: string;
   title: string;
-  model: ProfileModel;
+  /**
+   * The model, for a run's result (analysed in the engine). A profile opened from disk has none on this
+   * thread: its worker sends `payload` (the flamegraph) and the annotations instead.
+   */
+  model?: ProfileModel;
   annotations: Annotations;
   hotspots: ThreadHotspot[];
   /** V8's signals per model function (flamegraph tier colours), when the run collected them. */
   v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
   /** The profile it is compared with in the flamegraph, if any (differential view). */
   before?: ProfileModel;
+  /** The flamegraph, when it was built with the profile (off the main thread); else built on demand. */
+  payload?: import('../shared/flame/payload').FlamePayload;
 }
 
 /**

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
-import { loadProfile } from '../../core/profile';
+import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
 import type { AnnotationStore } from '../annotations/store';
 import type { FlamePanel } from '../flame/flamePanel';
 import type { HotpathSession } from '../session';
@@ -20,11 +19,22 @@ export interface ProfileCommandDeps extends ApplyContext {
 }
 
 /** Loads a profile file with a progress notification; a malformed file gets its specific error. */
-async function openProfileFile(deps: ProfileCommandDeps, file: string): Promise<void> {
+async function openProfileFile(deps: ProfileCommandDeps, file: string, before?: string): Promise<void> {
+  const title = before ? `Hotpath: comparing ${path.basename(before)} → ${path.basename(file)}` : `Hotpath: opening ${path.basename(file)}`;
   try {
-    const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(`Hotpath: reading ${path.basename(file)}`) }, () => loadedFromFile(file));
-    showProfile(deps, loaded, { preserveFocus: false });
+    // Read and parsed in a worker thread: progress by stage, Cancel stops it at once.
+    const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(title), cancellable: true }, (progress, token) => {
+      let done = 0;
+      return loadedFromFile(file, { before, token, onProgress: (stage, fraction) => { progress.report({ message: progressText(stage), increment: Math.max(0, fraction - done) * 100 }); done = Math.max(done, fraction); } });
+    });
+    if (before) {
+      deps.session.setProfile(loaded);
+      deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, beforeTitle: path.basename(before), payload: loaded.payload }, { preserveFocus: false });
+    } else {
+      showProfile(deps, loaded, { preserveFocus: false });
+    }
   } catch (err) {
+    if (isHotpathError(err, ErrorCode.Cancelled)) { deps.log.info(`Opening ${file}: cancelled`); return; }
     deps.log.error(`Opening ${file}: ${errorMessage(err)}`);
     void showError(`Hotpath: ${errorMessage(err)}`);
   }
@@ -61,7 +71,7 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
         if (file) await openProfileFile(deps, file);
         return;
       }
-      if (!deps.flame.visible) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, decorate: deps.decorate?.(loaded) }, { preserveFocus: true });
+      if (!deps.flame.visible) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: deps.decorate?.(loaded) }, { preserveFocus: true });
       if (arg && typeof arg.file === 'string') deps.flame.focus(arg.file, arg.line, arg.name);
     }),
     vscode.commands.registerCommand('hotpath.compareProfiles', async (beforeArg?: string, afterArg?: string) => {
@@ -69,14 +79,7 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
       if (!before) return;
       const after = afterArg ?? await pickProfile('Hotpath: compare — the AFTER profile (e.g. after the fix)', before);
       if (!after) return;
-      try {
-        const [b, a] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hotpath: reading both profiles' },
-          () => Promise.all([loadProfile(before, { sourceMaps: true, thread: 'main' }), loadedFromFile(after)]));
-        deps.session.setProfile({ ...a, before: b });
-        deps.flame.show({ model: a.model, title: a.title, before: b, beforeTitle: path.basename(before) }, { preserveFocus: false });
-      } catch (err) {
-        void showError(`Hotpath: ${errorMessage(err)}`);
-      }
+      await openProfileFile(deps, after, before);
     }),
     vscode.commands.registerCommand('hotpath.clearAnnotations', () => {
       deps.store.clear();

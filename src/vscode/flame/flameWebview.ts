@@ -10,16 +10,21 @@ import { flameHtml } from '../../shared/webviewHtml';
 import { showError, showInfo } from '../notify';
 
 export interface FlameContent {
-  model: ProfileModel;
+  /** What to draw: a model (the payload is built here), or a `payload` built already. */
+  model?: ProfileModel;
   title: string;
   /** Differential view: colours by the change from this profile. */
   before?: ProfileModel;
   beforeTitle?: string;
   /** Adds per-function extras (V8 tiers) to the payload before it is sent. */
   decorate?: (payload: FlamePayload) => void;
+  /** Built already (in the profile worker, extras included): sent as it is. */
+  payload?: FlamePayload;
 }
 
 export function buildPayload(content: FlameContent): FlamePayload {
+  if (content.payload) return content.payload;
+  if (!content.model) throw new Error(`nothing to draw for ${content.title}`);
   const payload = content.before
     ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle })
     : buildFlamePayload(content.model, { title: content.title });

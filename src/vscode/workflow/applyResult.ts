@@ -29,7 +29,7 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
   if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, file: top.file, line: top.line, profilePath: loaded.profilePath });
-  ctx.flame.show({ model: loaded.model, title: loaded.title, decorate: ctx.decorate?.(loaded) }, options);
+  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, options);
 }
 
 /**
