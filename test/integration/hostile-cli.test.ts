@@ -127,3 +127,21 @@ describe('report: profiles that cannot be ranked', function () {
     assert.match(bad.stderr, /more than 30 days.*re-record/s);
   });
 });
+
+describe('report honours Ctrl-C while it reads', function () {
+  this.timeout(240_000);
+
+  it('SIGINT during a ~200 MB report: exit 130, cancelled', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { cachedProfile } = require('../../bench/lib/generate.js') as { cachedProfile(mb: number): string };
+    const file = cachedProfile(200); // shared with the benchmark and the extension-host test
+    const child = spawn(process.execPath, [CLI, 'report', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.resume();
+    setTimeout(() => child.kill('SIGINT'), 300);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /cancelled/i);
+  });
+});

@@ -13,11 +13,13 @@ import type { EditorProfile, EditorProfileRequest } from '../../core/workflow/ed
 export type EditorView = Omit<EditorProfile, 'model' | 'before'>;
 import type { WorkerMessage } from './profileWorker';
 
-export function loadProfileInWorker(request: EditorProfileRequest, token: CancellationToken, onProgress: (stage: string, fraction: number) => void = () => {}): Promise<EditorView> {
+/** Next to dist/extension.js, which this module is bundled into. */
+const WORKER_FILE = path.join(__dirname, 'profileWorker.js');
+
+export function loadProfileInWorker(request: EditorProfileRequest, token: CancellationToken, onProgress: (stage: string, fraction: number) => void = () => {}, workerFile = WORKER_FILE): Promise<EditorView> {
   return new Promise<EditorView>((resolve, reject) => {
     if (token.isCancellationRequested) return reject(cancelledError('Opening the profile'));
-    // Next to dist/extension.js, which this module is bundled into.
-    const worker = new Worker(path.join(__dirname, 'profileWorker.js'), { workerData: request });
+    const worker = new Worker(workerFile, { workerData: request });
     let settled = false;
     const settle = (fn: () => void) => { if (settled) return; settled = true; sub.dispose(); fn(); void worker.terminate(); };
     const sub = token.onCancellationRequested(() => settle(() => reject(cancelledError('Opening the profile'))));
