@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -7,7 +7,7 @@ import { attachToProcess } from '../../src/core/target/attach';
 import { ProfilingRun } from '../../src/core/inspector/profilingRun';
 import { isHotpathError, ErrorCode } from '../../src/core/common/errors';
 import * as fs from 'node:fs';
-import { APPS, runCli } from '../helpers/cli';
+import { APPS, CLI, runCli } from '../helpers/cli';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -155,12 +155,21 @@ describe('attach never signals the wrong process', function () {
     assert.equal(run.signal, null, 'the CLI did not signal its own group');
   });
 
-  it('a Node process in Hotpath\'s own process group is refused', async () => {
-    const sibling = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' }); // same group as this test
+  it('a Node process that started Hotpath (npx/npm running it) is refused; one beside it in the same group is not', async () => {
+    // A node parent that runs the CLI against its own PID, as `npx hotpath --attach <npx's pid>` would.
+    const parent = spawnSync(process.execPath, ['-e', `const r = require('node:child_process').spawnSync(process.execPath, [${JSON.stringify(CLI)}, 'profile', '--attach', String(process.pid), '--port', '1'], { encoding: 'utf8' }); process.stdout.write(JSON.stringify(r));`], { encoding: 'utf8', timeout: 30_000 });
+    const r = JSON.parse(parent.stdout);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /one of the processes that started Hotpath/);
+    // A sibling in this test's process group (a script starting `node app.js &` then Hotpath): allowed.
+    const inspectPort = await freePort();
+    const sibling = spawn(process.execPath, [`--inspect-port=127.0.0.1:${inspectPort}`, '-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      await assert.rejects(attachToProcess({ pid: sibling.pid!, inspectorPort: await freePort() }), /own process group/);
-      assert.doesNotThrow(() => process.kill(sibling.pid!, 0));
+      await new Promise((r2) => setTimeout(r2, 300));
+      const attached = await attachToProcess({ pid: sibling.pid!, inspectorPort: inspectPort });
+      assert.equal(attached.pid, sibling.pid);
+      await attached.detach();
+      assert.equal(await untilClosed(inspectPort), true);
     } finally {
       sibling.kill('SIGKILL');
     }

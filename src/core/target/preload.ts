@@ -56,9 +56,14 @@ function observeListen(file: string): void {
   net.Server.prototype.listen = function patchedListen(this: net.Server, ...args: unknown[]) {
     try {
       const server = this as net.Server & { emit: (event: string | symbol, ...a: unknown[]) => boolean };
-      if (!Object.prototype.hasOwnProperty.call(server, 'emit')) {
+      if (!(server.emit as { hotpath?: boolean }).hotpath) {
         const emit = server.emit;
-        const restore = () => { if (server.emit === wrapped) delete (server as { emit?: unknown }).emit; };
+        // Put back exactly what was there: the prototype's emit, or the app's own.
+        const own = Object.prototype.hasOwnProperty.call(server, 'emit');
+        const restore = () => {
+          if (server.emit !== wrapped) return;
+          if (own) server.emit = emit; else delete (server as { emit?: unknown }).emit;
+        };
         const wrapped = function hotpathObserveListen(this: net.Server, event: string | symbol, ...rest: unknown[]): boolean {
           if (event === 'listening') {
             restore();
@@ -74,6 +79,7 @@ function observeListen(file: string): void {
           }
           return emit.call(this, event, ...rest);
         };
+        (wrapped as { hotpath?: boolean }).hotpath = true;
         server.emit = wrapped;
       }
     } catch { /* never break listen() */ }

@@ -1,7 +1,8 @@
 /**
  * Before Hotpath signals a process it did not start (attach by PID sends SIGUSR1, whose default action
- * ends most programs), it makes sure the process is Node.js and not in Hotpath's own process group.
- * Linux reads /proc; elsewhere `ps` answers the same questions.
+ * ends most programs), it makes sure the process is Node.js, and neither Hotpath itself nor one of the
+ * processes that started it (`npx hotpath`, the shell's npm). Only that one PID is ever signalled, never
+ * a group. Linux reads /proc; elsewhere `ps` answers the same questions.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,7 +11,8 @@ import { ErrorCode, HotpathError } from '../common/errors';
 
 export interface ProcessIdentity {
   pid: number;
-  /** Process group id, when readable. */
+  /** Parent PID and process group id, when readable. */
+  ppid: number | null;
   pgid: number | null;
   /** The executable (Linux: /proc/PID/exe) or the command name, when readable. */
   executable: string | null;
@@ -23,12 +25,13 @@ function fromProc(pid: number | 'self'): ProcessIdentity | null {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
     const pgid = Number(fields[2]);
     let executable: string | null = null;
     try { executable = fs.readlinkSync(`/proc/${pid}/exe`); } catch { executable = null; }
     let argv0: string | null = null;
     try { argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] || null; } catch { argv0 = null; }
-    return { pid: pid === 'self' ? process.pid : pid, pgid: Number.isFinite(pgid) ? pgid : null, executable, argv0 };
+    return { pid: pid === 'self' ? process.pid : pid, ppid: Number.isFinite(ppid) ? ppid : null, pgid: Number.isFinite(pgid) ? pgid : null, executable, argv0 };
   } catch {
     return null;
   }
@@ -36,9 +39,9 @@ function fromProc(pid: number | 'self'): ProcessIdentity | null {
 
 function fromPs(pid: number): ProcessIdentity | null {
   try {
-    const out = execFileSync('ps', ['-o', 'pgid=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 }).trim();
-    const m = /^(\d+)\s+(.*)$/.exec(out);
-    return m ? { pid, pgid: Number(m[1]), executable: m[2], argv0: m[2] } : null;
+    const out = execFileSync('ps', ['-o', 'ppid=,pgid=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 }).trim();
+    const m = /^(\d+)\s+(\d+)\s+(.*)$/.exec(out);
+    return m ? { pid, ppid: Number(m[1]), pgid: Number(m[2]), executable: m[3], argv0: m[3] } : null;
   } catch {
     return null;
   }
@@ -56,9 +59,20 @@ export function isNodeExecutable(file: string | null): boolean {
   return /^node(js)?([-_.]?v?\d+(\.\d+)*)?(\.exe)?$/i.test(path.basename(real));
 }
 
+/** This process's parent, grandparent, … up to init. */
+export function ancestorsOfSelf(): number[] {
+  const out: number[] = [];
+  let pid = process.ppid;
+  while (pid > 1 && out.length < 64 && !out.includes(pid)) {
+    out.push(pid);
+    pid = identify(pid)?.ppid ?? 0;
+  }
+  return out;
+}
+
 /**
- * Throws unless `pid` may be signalled: a Node.js process, not Hotpath itself nor in its process group.
- * (PID ≤ 1 is refused by the caller; it means a group, every process or init.)
+ * Throws unless `pid` may be signalled: a Node.js process, not Hotpath itself nor one of its launchers.
+ * (PID ≤ 1 is refused by the caller: 0 and negative numbers name process groups, 1 is init.)
  */
 export function checkSignalTarget(pid: number): ProcessIdentity {
   if (pid === process.pid) throw new HotpathError(ErrorCode.AttachFailed, `PID ${pid} is Hotpath itself. Pass the PID of the Node.js app.`);
@@ -66,9 +80,8 @@ export function checkSignalTarget(pid: number): ProcessIdentity {
   if (!target) {
     throw new HotpathError(ErrorCode.AttachFailed, `Could not tell what PID ${pid} runs (its /proc entry or \`ps\` line is unreadable), so Hotpath does not signal it. Run Hotpath as the same user as the app, or attach by inspector port (--attach 127.0.0.1:PORT).`);
   }
-  const own = process.platform === 'linux' ? fromProc('self') : fromPs(process.pid);
-  if (own?.pgid != null && target.pgid === own.pgid) {
-    throw new HotpathError(ErrorCode.AttachFailed, `PID ${pid} is in Hotpath's own process group (${own.pgid}); signalling it could stop Hotpath or the shell that started it. Pass the PID of the Node.js app.`);
+  if (ancestorsOfSelf().includes(pid)) {
+    throw new HotpathError(ErrorCode.AttachFailed, `PID ${pid} is one of the processes that started Hotpath (e.g. npx or npm running it); Hotpath does not signal its own launchers. Pass the PID of the Node.js app.`);
   }
   if (!isNodeExecutable(target.executable) && !isNodeExecutable(target.argv0)) {
     throw new HotpathError(ErrorCode.AttachFailed, `PID ${pid} is not a Node.js process (it runs ${target.executable ?? target.argv0 ?? 'an unknown program'}). Hotpath sends SIGUSR1 only to Node.js processes: to most other programs it is fatal. Pass the PID of the Node.js app (\`ps aux | grep node\`).`);
