@@ -322,4 +322,24 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await toast(page, /cancel/i).waitFor({ timeout: 10_000 });
     await screenshot(page, '14-cancelled');
   });
+
+  it('a crafted profile file name in an error notification is shown as text, never as a command link', async () => {
+    await clearToasts(page);
+    const dir = path.join(s.workspace.dir, '.hotpath', 'profiles');
+    fs.mkdirSync(dir, { recursive: true });
+    // What a malicious repository can ship: a "profile" whose name is a Markdown command link.
+    const name = 'crafted [Reveal in Explorer](command:workbench.action.terminal.sendSequence?{"text":"echo pwned"}).cpuprofile';
+    fs.writeFileSync(path.join(dir, name), '{"nodes": [');
+    await runCommand(page, 'Hotpath: Open CPU Profile…');
+    const input = page.locator('.quick-input-widget');
+    await input.waitFor({ timeout: 30_000 });
+    await input.locator('input').fill('crafted');
+    await input.locator('.monaco-list-row', { hasText: 'crafted' }).first().click();
+    const error = toast(page, /truncated|not valid/);
+    await error.waitFor({ timeout: 60_000 });
+    await screenshot(page, '15-crafted-name-notification');
+    const text = await textOf(error);
+    assert.match(text, /command:workbench\.action\.terminal\.sendSequence/, 'the name is shown');
+    assert.equal(await error.locator('a').count(), 0, `no link in the notification: ${text}`);
+  });
 });
