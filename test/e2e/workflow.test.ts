@@ -330,9 +330,13 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     // What a malicious repository can ship: a "profile" whose name is a Markdown command link.
     const name = 'crafted [Reveal in Explorer](command:workbench.action.terminal.sendSequence?{"text":"echo pwned"}).cpuprofile';
     fs.writeFileSync(path.join(dir, name), '{"nodes": [');
-    await runCommand(page, 'Hotpath: Open CPU Profile…');
+    // The command opens a second quick pick (saved profiles) in the same widget: pick the command, then
+    // wait for that list before choosing the crafted file in it.
     const input = page.locator('.quick-input-widget');
-    await input.waitFor({ timeout: 30_000 });
+    await page.keyboard.press('F1');
+    await input.locator('input').fill('>Hotpath: Open CPU Profile');
+    await input.locator('.monaco-list-row', { hasText: /Hotpath: Open CPU Profile/ }).first().click();
+    await input.locator('input[aria-label="Hotpath: open a CPU profile"]').waitFor({ timeout: 30_000 });
     await input.locator('input').fill('crafted');
     await input.locator('.monaco-list-row', { hasText: 'crafted' }).first().click();
     const error = toast(page, /truncated|not valid/);

@@ -139,7 +139,11 @@ describe('report honours Ctrl-C while it reads', function () {
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     child.stdout.resume();
-    setTimeout(() => child.kill('SIGINT'), 300);
+    // Interrupt once the CLI is reading the file (its signal handler is installed by then): found
+    // among its open descriptors, so a slow start on a busy machine cannot make the signal early.
+    const reading = () => { try { return fs.readdirSync(`/proc/${child.pid}/fd`).some((fd) => { try { return fs.readlinkSync(`/proc/${child.pid}/fd/${fd}`) === file; } catch { return false; } }); } catch { return false; } };
+    const poll = setInterval(() => { if (reading()) { clearInterval(poll); child.kill('SIGINT'); } }, 10);
+    child.on('exit', () => clearInterval(poll));
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     assert.equal(code, 130, stderr);
     assert.match(stderr, /cancelled/i);
