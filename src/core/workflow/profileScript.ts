@@ -164,9 +164,9 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
 }
 
 /**
- * Threads and processes that profiled themselves in script mode (see the preload): worker threads of
- * the remotely profiled process are `worker N (file)`; any other process's threads are labelled with
- * its PID and command, so no two profiles share a label or a file name.
+ * Threads and processes that profiled themselves in script mode (see the preload), labelled with their
+ * process's PID and command (`process 4242 (build.js) worker 1 (w.js)`), so no two profiles share a label
+ * or a file name; busiestFirst then names the chosen process `main` and its workers `worker N (file)`.
  */
 function readSelfProfiles(reports: readonly TargetReport[], workers: boolean): CapturedProfile[] {
   const out: CapturedProfile[] = [];
