@@ -9,7 +9,7 @@ const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20'
 const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
-  { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/preload.js', sourcemap: false },
+  { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/hotpath-preload.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {
@@ -25,6 +25,8 @@ if (fs.existsSync('src/extension.ts')) {
   // inspector client: ~90% of the code) only on the first run, from dist/engine.js.
   builds.push({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', './engine.js'], minify: true });
   builds.push({ ...common, entryPoints: ['src/vscode/workflow/engine.ts'], outfile: 'dist/engine.js', external: ['vscode'], minify: true });
+  // Profiles opened in the editor are parsed in a worker thread, off the extension host's main thread.
+  builds.push({ ...common, entryPoints: ['src/vscode/workflow/profileWorker.ts'], outfile: 'dist/profileWorker.js', minify: true });
 }
 
 async function main() {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 
 import { formatInt, formatMs, formatPct, formatSignedPct } from '../shared/text/numbers';
+import { terminalText } from '../shared/text/safe';
 
 // The shared formatters under the CLI's short names (one formatter per kind of number).
 export const int = formatInt;
@@ -8,11 +9,17 @@ export const ms = formatMs;
 export const pct = formatPct;
 export const signedPct = (n: number) => formatSignedPct(n, 1);
 
+/**
+ * Profile and app text on the terminal (function names, threads, packages): one line, escape sequences
+ * shown as `\x1b…`, never run. Paths and locations below go through it too.
+ */
+export const text = (s: string): string => terminalText(s);
+
 /** Paths relative to the working directory when inside it; URLs and other paths unchanged. */
 export function displayPath(file: string, cwd: string): string {
-  if (!path.isAbsolute(file)) return file;
+  if (!path.isAbsolute(file)) return terminalText(file);
   const rel = path.relative(cwd, file);
-  return rel.startsWith('..') ? file : rel;
+  return terminalText(rel.startsWith('..') ? file : rel);
 }
 
 export function location(file: string, line: number | null, cwd: string): string {

@@ -17,6 +17,11 @@ import { displayPath } from './format';
 import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
+import { logText, terminalJson, terminalText } from '../shared/text/safe';
+import { runEmergencyStops } from '../core/common/emergency';
+
+/** Longest a graceful stop (first Ctrl-C) may take before Hotpath stops everything at once. */
+const GRACEFUL_STOP_MS = 15_000;
 
 function beforeRunInput(args: CliArgs): BeforeRunInput {
   const mode = args.attach ? 'attach' : args.script ? 'script' : 'launch';
@@ -24,7 +29,8 @@ function beforeRunInput(args: CliArgs): BeforeRunInput {
 }
 
 function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${m}\n`); };
+  // One record per line, escape sequences visible: log lines carry app output and profile text.
+  const write = (level: string) => (m: string) => { if (verbose) process.stderr.write(`[${level}] ${logText(m)}\n`); };
   return { trace: write('trace'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
@@ -35,7 +41,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   switch (args.subcommand) {
     case 'report':
       // With --diff the text report is the newer profile's; the HTML compares both.
-      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution });
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, token: cts.token });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
@@ -65,7 +71,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     try {
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
     } catch (err) {
-      process.stderr.write(`hotpath: could not write the flamegraph HTML: ${errorMessage(err)}\n`);
+      process.stderr.write(`hotpath: could not write the flamegraph HTML: ${terminalText(errorMessage(err), true)}\n`);
     }
   }
   return null;
@@ -85,21 +91,36 @@ export async function main(argv: string[]): Promise<number> {
   try {
     args = parseCli(argv);
   } catch (err) {
-    process.stderr.write(`hotpath: ${errorMessage(err)}\n`);
+    process.stderr.write(`hotpath: ${terminalText(errorMessage(err), true)}\n`);
     return EXIT_USAGE;
   }
   if (args.help) { process.stdout.write(USAGE + '\n'); return EXIT_OK; }
 
   const cts = new CancellationTokenSource();
   let interrupts = 0;
+  // After SIGHUP the terminal may be gone: a failed write must not become an uncaught error.
+  process.stderr.on('error', () => undefined);
+  const say = (text: string) => { try { process.stderr.write(text); } catch { /* no terminal */ } };
+  const stopNow = () => {
+    // No more waiting: kill the app's process group, switch V8's tracing off where we attached,
+    // remove our temporary files — then exit.
+    void runEmergencyStops(1000).finally(() => process.exit(EXIT_CANCELLED));
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
-    if (interrupts > 1) process.exit(EXIT_CANCELLED); // a second Ctrl-C: stop waiting for cleanup
-    process.stderr.write(`\nhotpath: ${signal} received, stopping the app…\n`);
+    if (interrupts > 1) {
+      say(`\nhotpath: ${signal} again, stopping the app now.\n`);
+      stopNow();
+      return;
+    }
+    say(`\nhotpath: ${signal} received, stopping the app… (again to stop it at once)\n`);
     cts.cancel();
+    // A graceful stop that hangs (an app ignoring SIGTERM is killed after 2 s, so this is a backstop).
+    setTimeout(stopNow, GRACEFUL_STOP_MS).unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
   // The production-parity checklist, before the run (it is printed again with the result, after it).
   if (!args.json && args.subcommand === 'profile') process.stderr.write(renderChecks('Checks before the run', checksBeforeRun(beforeRunInput(args))));
@@ -109,21 +130,23 @@ export async function main(argv: string[]): Promise<number> {
     progress.stop();
     const json = flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
     const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
-    process.stdout.write(args.json ? JSON.stringify(json, null, 2) + '\n' : render(result, args.cwd) + flameLine);
+    // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
     return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
-    if (args.json) process.stdout.write(JSON.stringify(errorJson(error), null, 2) + '\n');
-    process.stderr.write(`hotpath: ${error.message}\n`);
+    if (args.json) process.stdout.write(terminalJson(errorJson(error)) + '\n');
+    process.stderr.write(`hotpath: ${terminalText(error.message, true)}\n`);
     if (isHotpathError(err, ErrorCode.Cancelled)) return EXIT_CANCELLED;
     return isHotpathError(err, ErrorCode.InvalidOption) ? EXIT_USAGE : EXIT_FAILED;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     cts.dispose();
   }
 }
 
 // Exit explicitly: autocannon and the inspector client may keep sockets referenced for a moment.
-main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { process.stderr.write(`hotpath: ${errorMessage(err)}\n`); process.exit(EXIT_FAILED); });
+main(process.argv.slice(2)).then((code) => process.exit(code), (err) => { process.stderr.write(`hotpath: ${terminalText(errorMessage(err), true)}\n`); process.exit(EXIT_FAILED); });

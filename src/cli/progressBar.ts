@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { WorkflowProgress } from '../core/workflow/progress';
+import { terminalText } from '../shared/text/safe';
 
 /**
  * Progress on stderr: a bar on a terminal, one line per stage change otherwise (CI logs),
@@ -11,8 +12,10 @@ export class ProgressView {
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr, private readonly enabled = true) {}
 
-  update(p: WorkflowProgress): void {
+  update(progress: WorkflowProgress): void {
     if (!this.enabled) return;
+    // Messages name the command and its processes (app text): shown, never interpreted.
+    const p = { ...progress, message: terminalText(progress.message) };
     if (this.stream.isTTY) {
       if (!this.bar) {
         this.bar = new SingleBar({ stream: this.stream, format: ' {bar} {percentage}% | {message}', barsize: 24, hideCursor: true, clearOnComplete: true, fps: 8 });

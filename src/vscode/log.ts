@@ -1,9 +1,13 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/common/logger';
+import { safeLog } from './safeLog';
 
-/** All of Hotpath's output goes to one LogOutputChannel ("Hotpath"), levels set by the user. */
+/**
+ * All of Hotpath's output goes to one LogOutputChannel ("Hotpath"), levels set by the user; every
+ * record is one line (safeLog), whatever profile or app text it carries.
+ */
 export function createLog(): vscode.LogOutputChannel {
-  return vscode.window.createOutputChannel('Hotpath', { log: true });
+  return safeLog(vscode.window.createOutputChannel('Hotpath', { log: true }));
 }
 
 /** The core's Logger over the channel. */

@@ -11,10 +11,14 @@ import type { PreflightCheck } from '../core/workflow/preflight';
 export interface LoadedProfile {
   profilePath: string;
   title: string;
-  model: ProfileModel;
+  /**
+   * The model, for a run's result (analysed in the engine). A profile opened from disk has none on this
+   * thread: its worker sends `payload` (the flamegraph) and the annotations instead.
+   */
+  model?: ProfileModel;
   annotations: Annotations;
-  /** Where each second belongs (call-site lines, inlined code, own cost): the Hotspots view and CodeLens read it. */
-  attribution: Attribution;
+  /** Where each second belongs (call-site lines, inlined code, own cost), for a run's result; profiles opened from disk keep it in their worker. */
+  attribution?: Attribution;
   /** Ranked by own cost for user code, self time for the rest. */
   hotspots: ThreadHotspot[];
   /** Per npm package totals (the Hotspots view's dependency group). */
@@ -23,6 +27,8 @@ export interface LoadedProfile {
   v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
   /** The profile it is compared with in the flamegraph, if any (differential view). */
   before?: ProfileModel;
+  /** The flamegraph, when it was built with the profile (off the main thread); else built on demand. */
+  payload?: import('../shared/flame/payload').FlamePayload;
 }
 
 /**

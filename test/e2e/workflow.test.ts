@@ -270,4 +270,30 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await toast(page, /cancel/i).waitFor({ timeout: 10_000 });
     await screenshot(page, '14-cancelled');
   });
+
+  it('a crafted profile file name in an error notification is shown as text, never as a command link', async () => {
+    await clearToasts(page);
+    const dir = path.join(s.workspace.dir, '.hotpath', 'profiles');
+    fs.mkdirSync(dir, { recursive: true });
+    // What a malicious repository can ship: a "profile" whose name is a Markdown command link.
+    const name = 'crafted [Reveal in Explorer](command:workbench.action.terminal.sendSequence?{"text":"echo pwned"}).cpuprofile';
+    fs.writeFileSync(path.join(dir, name), '{"nodes": [');
+    // The command opens a second quick pick (saved profiles) in the same widget: pick the command, then
+    // wait for that list before choosing the crafted file in it.
+    const input = page.locator('.quick-input-widget');
+    await page.keyboard.press('F1');
+    await input.locator('input').fill('>Hotpath: Open CPU Profile');
+    await input.locator('.monaco-list-row', { hasText: /Hotpath: Open CPU Profile/ }).first().click();
+    await input.locator('input[aria-label="Hotpath: open a CPU profile"]').waitFor({ timeout: 30_000 });
+    await input.locator('input').fill('crafted');
+    await input.locator('.monaco-list-row', { hasText: 'crafted' }).first().click();
+    const error = toast(page, /truncated|not valid/);
+    await error.waitFor({ timeout: 60_000 });
+    await screenshot(page, '15-crafted-name-notification');
+    const message = error.locator('.notification-list-item-message');
+    const text = await textOf(message);
+    // A link would show only its label: the target being visible as text means none formed.
+    assert.match(text, /\(command:workbench\.action\.terminal\.sendSequence\?\{"text":"echo pwned"\}\)/, `the name is shown as text: ${text}`);
+    assert.equal(await message.locator('a').count(), 0, `no link in the message: ${text}`);
+  });
 });

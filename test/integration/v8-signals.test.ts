@@ -151,6 +151,8 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
       let appOutput = '';
       app.stdout!.on('data', (d) => { appOutput += d; });
       app.stderr!.on('data', (d) => { appOutput += d; });
+      let appExit = '';
+      app.on('exit', (code, signal) => { appExit = `exit ${code}, signal ${signal}`; });
       try {
         await new Promise((r) => setTimeout(r, 700));
         const args = ['profile', '--attach', String(app.pid), '--inspect-port', String(inspectPort), '--port', String(httpPort), ...LOAD, '--json', '--out', out];
@@ -162,7 +164,7 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
         assert.match(doc.v8.limitation, /inlining refusals are not collected \(V8 prints them only on the app's own stdout\)/);
         assertInvoiceSignals(doc, 'attach');
         assertInterpretedUnderBreakpoint(doc, 'attach');
-        assert.doesNotThrow(() => process.kill(app.pid!, 0), 'the attached app is still running');
+        assert.doesNotThrow(() => process.kill(app.pid!, 0), `the attached app is still running (${appExit}; its output: ${appOutput.slice(-2000)})`);
         assert.doesNotMatch(appOutput, /__hotpathV8Probe|Considering 0x|Inlining 0x|\[completed compiling/, 'no trace of ours in the app\'s output');
         // Attaching again works: V8's code tracer keeps the file name of the first attach (one per pid).
         const again = await runCliOn(node, [...args.slice(0, -5), '--duration', '1', '--warmup', '1', '--connections', '4', '--json', '--out', out]);

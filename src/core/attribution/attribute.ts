@@ -16,7 +16,7 @@ import { AttributionContext } from './context';
 import { callPairs } from './pairs';
 import { placeFrameEntries } from './placement';
 import { Scripts, type DisplayPos } from './scripts';
-import { diskSources, type SourceProvider } from './sources';
+import { diskSources, readBoundedText, type SourceProvider } from './sources';
 import type { Attribution, AttributedLine, CallSiteResult, NotPlaced, OwnPart, PackageTotal, Placement } from './types';
 
 export interface AttributeOptions {
@@ -75,7 +75,7 @@ function heaviest(m: Map<number, number>): [number, number] {
 }
 
 export async function attributeProfile(model: ProfileModel, options: AttributeOptions = {}): Promise<Attribution> {
-  const sources = options.sources ?? diskSources();
+  const sources = options.sources ?? diskSources((file) => readBoundedText(file, undefined, undefined, options.token));
   const scripts = new Scripts(model, sources, options.sourceMapUrls, options.fs);
   const v8 = options.v8?.collection.collected ? options.v8 : undefined;
   const ctx = new AttributionContext(model, scripts, v8);

@@ -5,8 +5,8 @@
  * another file parses nothing twice.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { FileRefused, readBoundedFile } from '../common/boundedRead';
+import type { CancellationToken } from '../common/cancellation';
 import { loadSaved, parseCacheDirectory, save } from './parseCache';
 import { restoreSourceFile, saveSourceFile, SourceFile } from './sourceFile';
 
@@ -34,70 +34,19 @@ function remember(hash: string, index: SourceFile): void {
   byContent.set(hash, index);
 }
 
-/** Reads `file` if it is a regular file of at most `maxBytes`; opening never blocks (O_NONBLOCK), so a FIFO cannot hang it. */
-export async function readBoundedText(file: string, maxBytes = MAX_SOURCE_BYTES, timeoutMs = READ_TIMEOUT_MS): Promise<{ text: string } | { error: string }> {
-  let handle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `cannot open (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { error: 'not a regular file' };
-    if (stat.size > maxBytes) return { error: `larger than ${Math.round(maxBytes / 1024)} KB` };
-    const buf = Buffer.alloc(stat.size);
-    const read = (async () => {
-      let at = 0;
-      while (at < buf.length) {
-        const { bytesRead } = await handle.read(buf, at, buf.length - at, at);
-        if (bytesRead === 0) break;
-        at += bytesRead;
-      }
-      return at;
-    })();
-    const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
-    const got = await Promise.race([read, timeout]);
-    if (got === 'timeout') return { error: `read took longer than ${timeoutMs} ms` };
-    return { text: buf.toString('utf8', 0, got) };
-  } catch (err) {
-    return { error: `cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  } finally {
-    if (timer) clearTimeout(timer);
-    await handle.close().catch(() => undefined);
-  }
-}
-
 /**
- * The same checks as readBoundedText, with synchronous calls: for a one-shot process (the CLI) reading
- * a few hundred small files, the thread-pool round trips of the async calls cost more than the reads.
- * Opening never blocks (O_NONBLOCK) and only regular files below the cap are read, so a FIFO or device
- * named by a profile cannot hang it.
+ * Reads `file` through the one reader for profile-named files (boundedRead.ts: regular files only,
+ * opened non-blocking, size-capped, time-limited, a bounded share of the thread pool), as text or a reason.
  */
-export function readBoundedTextSync(file: string, maxBytes = MAX_SOURCE_BYTES): { text: string } | { error: string } {
-  let fd: number;
+export async function readBoundedText(file: string, maxBytes = MAX_SOURCE_BYTES, timeoutMs = READ_TIMEOUT_MS, token?: CancellationToken): Promise<{ text: string } | { error: string }> {
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return { text: (await readBoundedFile(file, { maxBytes, timeoutMs, token })).toString('utf8') };
   } catch (err) {
-    return { error: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `cannot open (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { error: 'not a regular file' };
-    if (stat.size > maxBytes) return { error: `larger than ${Math.round(maxBytes / 1024)} KB` };
-    const buf = Buffer.allocUnsafe(stat.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return { text: buf.toString('utf8', 0, at) };
-  } catch (err) {
-    return { error: `cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
-  } finally {
-    closeSync(fd);
+    if (err instanceof FileRefused) return { error: /not a regular file/.test(err.reason) ? 'not a regular file' : /limit/.test(err.reason) ? `larger than ${Math.round(maxBytes / 1024)} KB` : err.reason };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { error: 'not found' };
+    if ((err as Error).name === 'HotpathError') throw err; // cancelled: the caller stops
+    return { error: `cannot read (${code ?? 'error'})` };
   }
 }
 

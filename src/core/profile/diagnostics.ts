@@ -18,6 +18,16 @@ export function profileWarnings(model: ProfileModel): Warning[] {
     return warnings;
   }
 
+  // Small backward steps (samples out of order): counted as 0, which is what DevTools does; say so.
+  let negatives = 0;
+  for (let i = 0; i < model.timeDeltas.length; i++) if (model.timeDeltas[i] < 0) negatives++;
+  if (negatives > 0) {
+    warnings.push({
+      code: 'PROFILE_NEGATIVE_DELTAS',
+      message: `${negatives} sample(s) arrived with a negative time gap (out of order); they are counted as 0 µs, so the times are approximate there.`,
+    });
+  }
+
   // Code that was already running in optimized code when profiling started is charged to the nearest
   // known caller, typically the CommonJS loader line that required the module or a timer line.
   const { lines, functions } = model;

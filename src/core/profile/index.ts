@@ -6,6 +6,7 @@ import { modelFromBuffer } from './model';
 import { readPadded, threadFromFileName } from './read';
 import { applySourceMaps, readSourceMapSidecar } from './sourceMaps';
 import type { ModelOptions, ProfileModel } from './types';
+import { boundedTextReader } from '../common/boundedRead';
 
 export { buildProfileModel } from './model';
 export { applySourceMaps, readSourceMapSidecar, sourceMapSidecarPath } from './sourceMaps';
@@ -20,8 +21,11 @@ export type * from './types';
  * usable profile); source-map problems never throw (see model.sourceMaps / model.warnings).
  */
 export async function loadProfile(path: string, options: ModelOptions = {}): Promise<ProfileModel> {
-  const { buf, length } = await readPadded(path);
+  const { buf, length } = await readPadded(path, options.token);
   const model = modelFromBuffer(buf, length, options.sourceName ?? path, options.thread ?? threadFromFileName(path));
-  if (options.sourceMaps !== false) await applySourceMaps(model, options.fs, options.sourceMapUrls ?? await readSourceMapSidecar(path));
+  if (options.sourceMaps !== false) {
+    const reader = options.fs ?? boundedTextReader({ token: options.token });
+    await applySourceMaps(model, reader, options.sourceMapUrls ?? await readSourceMapSidecar(path, options.token), options.token);
+  }
   return model;
 }

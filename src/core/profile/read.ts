@@ -2,16 +2,21 @@
  * Reads a profile file straight into a buffer with the scanner's zero padding, so the bytes are never
  * copied or decoded into a JS string (that alone would double memory on a 500 MB profile).
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { profileNotFound, tooLarge } from './errors';
 import { PADDING } from './scanner';
+import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
+
+/** Non-blocking open: a FIFO swapped in after the stat must not block (see common/boundedRead.ts). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /** Below this size a synchronous read is faster than the async round trips and blocks for < 10 ms. */
 const SYNC_READ_MAX_BYTES = 16 << 20;
 
-export async function readPadded(file: string): Promise<{ buf: Buffer; length: number }> {
+export async function readPadded(file: string, token: CancellationToken = neverCancelled): Promise<{ buf: Buffer; length: number }> {
+  throwIfCancelled(token, 'Reading the profile');
   // Stat before opening: opening a FIFO or device would block (forever, if nothing writes to it).
   let size: number;
   try {
@@ -27,7 +32,7 @@ export async function readPadded(file: string): Promise<{ buf: Buffer; length: n
   }
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await open(file, OPEN_FLAGS);
   } catch (err) {
     throw notFound(file, err);
   }
@@ -37,6 +42,7 @@ export async function readPadded(file: string): Promise<{ buf: Buffer; length: n
     let buf = Buffer.allocUnsafe(stat.size + PADDING);
     let length = 0;
     for (;;) {
+      throwIfCancelled(token, 'Reading the profile');
       if (length === buf.length - PADDING) {
         // Filled what stat promised; the file may still be growing (a profiler writing it), so probe.
         const probe = Buffer.allocUnsafe(64 * 1024);
@@ -49,7 +55,8 @@ export async function readPadded(file: string): Promise<{ buf: Buffer; length: n
         length += bytesRead;
         continue;
       }
-      const { bytesRead } = await handle.read(buf, length, buf.length - PADDING - length, length);
+      // In slices, so cancellation is honoured between them on a large file.
+      const { bytesRead } = await handle.read(buf, length, Math.min(64 << 20, buf.length - PADDING - length), length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
@@ -66,11 +73,13 @@ export async function readPadded(file: string): Promise<{ buf: Buffer; length: n
 function readSmallSync(file: string, size: number): { buf: Buffer; length: number } | null {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, OPEN_FLAGS);
   } catch (err) {
     throw notFound(file, err);
   }
   try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw profileNotFound(file, 'it is not a regular file');
     const buf = Buffer.allocUnsafe(size + PADDING);
     let length = 0;
     while (length < size) {
@@ -81,6 +90,7 @@ function readSmallSync(file: string, size: number): { buf: Buffer; length: numbe
     if (length === size && readSync(fd, Buffer.allocUnsafe(1), 0, 1, length) > 0) return null;
     return { buf, length };
   } catch (err) {
+    if (err instanceof Error && err.name === 'HotpathError') throw err;
     throw notFound(file, err);
   } finally {
     closeSync(fd);

@@ -100,8 +100,8 @@ interface Key {
 }
 const keys = (...texts: string[]): Key[] => texts.map((text) => ({ text, bytes: Buffer.from(text, 'latin1'), member: Buffer.from(`"${text}":`, 'latin1') }));
 
-const TOP_KEYS = keys('nodes', 'startTime', 'endTime', 'samples', 'timeDeltas', '$vscode', 'head', 'traceEvents');
-const enum Top { Nodes, StartTime, EndTime, Samples, TimeDeltas, VsCode, Head, TraceEvents }
+const TOP_KEYS = keys('nodes', 'startTime', 'endTime', 'samples', 'timeDeltas', '$vscode', 'head', 'traceEvents', 'profile');
+const enum Top { Nodes, StartTime, EndTime, Samples, TimeDeltas, VsCode, Head, TraceEvents, Profile }
 const NODE_KEYS = keys('id', 'callFrame', 'hitCount', 'children', 'positionTicks', 'parent', 'deoptReason');
 const enum NodeKey { Id, CallFrame, HitCount, Children, PositionTicks, Parent, DeoptReason }
 const FRAME_KEYS = keys('functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber');
@@ -176,10 +176,11 @@ class Scanner {
     buf.fill(0, len, len + PADDING);
   }
 
-  parse(): RawProfile {
+  /** The document at `start` (0, or where a `{"profile": …}` wrapper's value begins). */
+  parse(start = 0): RawProfile {
     const buf = this.buf;
-    let p = 0;
-    if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) p = 3; // tolerate a UTF-8 BOM
+    let p = start;
+    if (start === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) p = 3; // tolerate a UTF-8 BOM
     p = this.skipWs(p);
     if (p >= this.len) throw emptyFile(this.source);
     if (buf[0] === 0x1f && buf[1] === 0x8b) {
@@ -209,6 +210,7 @@ class Scanner {
     let sawHead = false;
     let sawTrace = false;
     let vscode: { start: number; end: number } | null = null;
+    let wrapped: { start: number; end: number } | null = null;
     const inside = 'inside the top-level object';
 
     p = this.skipWs(p + 1);
@@ -248,6 +250,16 @@ class Scanner {
             vscode = { start, end: p };
             break;
           }
+          case Top.Profile:
+            // A saved Profiler.stop response: {"profile": {nodes, samples, …}}.
+            if (buf[p] === Ch.LBrace) {
+              const start = p;
+              p = this.skipValue(p);
+              wrapped = { start, end: p };
+            } else {
+              p = this.skipValue(p);
+            }
+            break;
           default:
             if (key === Top.Head) sawHead = true;
             if (key === Top.TraceEvents) sawTrace = true;
@@ -266,6 +278,12 @@ class Scanner {
     p = this.skipWs(p + 1);
     if (p < this.len) throw badJson(this.source, `unexpected ${this.describeByte(p)} after the end of the JSON document`, p, this.position(p));
 
+    if (!sawNodes && wrapped) {
+      // Scan the wrapped object as the document: the bytes after it are the wrapper's, read already,
+      // so they can become the scanner's zero padding.
+      this.buf.fill(0, wrapped.end, Math.min(wrapped.end + PADDING, this.len));
+      return new Scanner(this.buf, wrapped.end, this.source, this.useNativeNodes).parse(wrapped.start);
+    }
     if (!sawNodes) {
       if (sawTrace) {
         throw notAProfile(this.source, 'it is a Chrome performance trace ("traceEvents"), not a .cpuprofile',

@@ -4,7 +4,6 @@
  * sync and pure. Never throws: a missing or broken map leaves positions unmapped and is reported in
  * `model.sourceMaps.failures` and one warning.
  */
-import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -15,16 +14,16 @@ import {
   originalPositionFor,
   type TraceMap,
 } from '@jridgewell/trace-mapping';
+import { boundedTextReader, PROFILE_NAMED_FILE_MAX_BYTES, readBoundedFile } from '../common/boundedRead';
+import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import { positionKey } from './jsDebug';
 import { packageName, urlToFile } from './categories';
 import type { FileReader, ProfileModel } from './types';
 import { AMBIGUOUS_LINE } from './lines';
 
-const nodeReader: FileReader = {
-  readFile: (file) => readFile(file, 'utf8'),
-  exists: (file) => stat(file).then((s) => s.isFile(), () => false),
-};
+/** Scripts and maps are named by the profile: regular files only, bounded in size and time (boundedRead.ts). */
+const nodeReader: FileReader = boundedTextReader();
 
 /** Scripts read at once; enough to hide latency without opening hundreds of files together. */
 const CONCURRENCY = 8;
@@ -44,16 +43,16 @@ export function sourceMapSidecarPath(profilePath: string): string {
 }
 
 /** The runtime source-map URLs saved next to a profile, or undefined when there are none or they are unreadable. */
-export async function readSourceMapSidecar(profilePath: string): Promise<Record<string, string> | undefined> {
+export async function readSourceMapSidecar(profilePath: string, token?: CancellationToken): Promise<Record<string, string> | undefined> {
   try {
-    const value = JSON.parse(await readFile(sourceMapSidecarPath(profilePath), 'utf8'));
+    const value = JSON.parse((await readBoundedFile(sourceMapSidecarPath(profilePath), { maxBytes: PROFILE_NAMED_FILE_MAX_BYTES, token })).toString('utf8'));
     return value && typeof value === 'object' ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader, runtimeMapUrls: Record<string, string> = {}): Promise<void> {
+export async function applySourceMaps(model: ProfileModel, reader: FileReader = nodeReader, runtimeMapUrls: Record<string, string> = {}, token: CancellationToken = neverCancelled): Promise<void> {
   const stats = model.sourceMaps;
   if (stats.applied) return; // positions are mapped once; a second pass would map mapped positions
   stats.applied = true;
@@ -81,6 +80,7 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
   let next = 0;
   const worker = async () => {
     while (next < urls.length) {
+      throwIfCancelled(token, 'Reading source maps');
       const url = urls[next++];
       const map = await loadMap(url, reader, stats.failures, runtimeMapUrls[url]);
       if (map !== null) {
@@ -90,6 +90,7 @@ export async function applySourceMaps(model: ProfileModel, reader: FileReader = 
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
+  throwIfCancelled(token, 'Reading source maps');
 
   if (model.jsDebug) applyJsDebugLocations(model, byScript);
 

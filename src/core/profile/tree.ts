@@ -134,10 +134,12 @@ export function buildTree(raw: RawProfile, source: string): CallTree {
   }
 
   const samples = raw.samples;
-  const { selfUs, durationUs, badSample } = sampleTimes(index, samples, raw.timeDeltas, raw.startTime, raw.endTime, n);
+  checkClock(raw, source);
+  const { selfUs, durationUs, badSample, negatives, mostNegative, sumDeltas } = sampleTimes(index, samples, raw.timeDeltas, raw.startTime, raw.endTime, n);
   if (badSample >= 0) {
     throw notAProfile(source, `samples[${badSample}] refers to node id ${samples[badSample]}, which is not in "nodes"`);
   }
+  checkTimes(source, { durationUs, negatives, mostNegative, sumDeltas });
   const totalUs = Float64Array.from(selfUs);
   for (let k = n - 1; k > 0; k--) {
     const v = preorder[k];
@@ -145,6 +147,33 @@ export function buildTree(raw: RawProfile, source: string): CallTree {
   }
 
   return { rootIndex, parent, depth, childOffsets, childIndex, preorder, samples, selfUs, totalUs, durationUs };
+}
+
+/** Longer than any profile a person records (30 days, in µs): such a duration means a damaged file. */
+const ABSURD_US = 30 * 24 * 3600 * 1e6;
+/** A gap this far backwards is no clock adjustment: the sample order or the deltas are wrong. */
+const NEGATIVE_LIMIT_US = 1e6;
+
+const DAMAGED = 'The timing data is damaged; re-record the profile.';
+
+function checkClock(raw: RawProfile, source: string): void {
+  if (!Number.isFinite(raw.startTime) || !Number.isFinite(raw.endTime)) {
+    throw notAProfile(source, `"startTime" (${raw.startTime}) or "endTime" (${raw.endTime}) is not a finite number`, DAMAGED);
+  }
+  if (raw.endTime < raw.startTime) throw notAProfile(source, `"endTime" (${raw.endTime}) is before "startTime" (${raw.startTime})`, DAMAGED);
+  if (raw.endTime - raw.startTime > ABSURD_US) {
+    throw notAProfile(source, `it claims to span more than 30 days ("endTime" − "startTime" = ${(raw.endTime - raw.startTime).toExponential(2)} µs)`, DAMAGED);
+  }
+}
+
+function checkTimes(source: string, t: { durationUs: number; negatives: number; mostNegative: number; sumDeltas: number }): void {
+  if (!Number.isFinite(t.sumDeltas) || !Number.isFinite(t.durationUs)) throw notAProfile(source, '"timeDeltas" holds a value that is not a finite number', DAMAGED);
+  if (t.durationUs > ABSURD_US || Math.abs(t.sumDeltas) > ABSURD_US) {
+    throw notAProfile(source, `its "timeDeltas" add up to more than 30 days (${Math.max(t.durationUs, Math.abs(t.sumDeltas)).toExponential(2)} µs)`, DAMAGED);
+  }
+  if (t.mostNegative < -NEGATIVE_LIMIT_US) {
+    throw notAProfile(source, `"timeDeltas" goes back in time by ${Math.round(-t.mostNegative / 1000)} ms between two samples (${t.negatives} negative value(s))`, DAMAGED);
+  }
 }
 
 /**
@@ -167,11 +196,13 @@ function sampleTimes(
   const sparse = index.dense === null;
   let durationUs = 0;
   let sumDeltas = 0;
+  let negatives = 0;
+  let mostNegative = 0;
   let previous = -1;
   for (let i = 0; i < count; i++) {
     const id = samples[i];
     const node = sparse ? index.get(id) : id >= 0 && id < dense.length ? dense[id] : -1;
-    if (node < 0) return { selfUs, durationUs, badSample: i };
+    if (node < 0) return { selfUs, durationUs, badSample: i, negatives, mostNegative, sumDeltas };
     samples[i] = node;
     const d = deltas[i];
     sumDeltas += d;
@@ -179,6 +210,9 @@ function sampleTimes(
     if (previous >= 0 && d > 0) {
       selfUs[previous] += d;
       durationUs += d;
+    } else if (d < 0) {
+      negatives++;
+      if (d < mostNegative) mostNegative = d;
     }
     previous = node;
   }
@@ -189,5 +223,5 @@ function sampleTimes(
       durationUs += last;
     }
   }
-  return { selfUs, durationUs, badSample: -1 };
+  return { selfUs, durationUs, badSample: -1, negatives, mostNegative, sumDeltas };
 }

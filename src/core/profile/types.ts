@@ -34,6 +34,8 @@ export interface ModelOptions {
   thread?: string;
   /** Names the profile in error messages when the input is not a file (buildProfileModel). */
   sourceName?: string;
+  /** Stops reading the profile and its source maps (loadProfile); it then rejects with a Cancelled error. */
+  token?: import('../common/cancellation').CancellationToken;
 }
 
 export interface FileReader {

@@ -5,6 +5,10 @@ import { type Logger, silentLogger } from '../common/logger';
 import { CdpClient } from '../inspector/cdpClient';
 import { assertLoopbackInspectorUrl } from '../inspector/loopback';
 import { isAlive } from './processTree';
+import { checkSignalTarget } from './processIdentity';
+import { onEmergencyStop } from '../common/emergency';
+import { DISABLE_FLAGS } from '../v8/flags';
+import { setFlagsExpression } from '../v8/targetScripts';
 
 export type AttachSpec =
   | { inspectorUrl: string }
@@ -18,7 +22,17 @@ export interface AttachedProcess {
   nodeVersion: string;
   nodeEnv: string | null;
   maglev: boolean;
+  /** Hotpath opened the inspector (SIGUSR1): detach() closes it again. */
+  openedInspector: boolean;
+  /**
+   * Leaves the process as it was found: disconnects, and closes the inspector if Hotpath opened it
+   * (an open inspector lets any local process run code in the app).
+   */
+  detach(): Promise<void>;
 }
+
+/** Closes the target's inspector once our evaluation has returned (process._debugEnd: Node 20–26). */
+const CLOSE_INSPECTOR = `setTimeout(() => { try { process._debugEnd(); } catch {} }, 0), true`;
 
 const DEFAULT_INSPECT_PORT = 9229;
 
@@ -58,6 +72,7 @@ export async function attachToProcess(spec: AttachSpec, options: { token?: Cance
   const token = options.token ?? neverCancelled;
   const logger = options.logger ?? silentLogger;
   let url: string;
+  let openedInspector = false;
   if ('inspectorUrl' in spec) {
     url = assertLoopbackInspectorUrl(spec.inspectorUrl).toString();
   } else if ('inspectorPort' in spec && !('pid' in spec)) {
@@ -65,12 +80,25 @@ export async function attachToProcess(spec: AttachSpec, options: { token?: Cance
   } else {
     const { pid } = spec as { pid: number; inspectorPort?: number };
     const port = (spec as { inspectorPort?: number }).inspectorPort ?? DEFAULT_INSPECT_PORT;
-    if (!isAlive(pid)) throw new HotpathError(ErrorCode.AttachFailed, `No process with PID ${pid} is running. Check the PID (\`ps aux | grep node\`).`);
-    try { process.kill(pid, 'SIGUSR1'); } catch (err) {
-      throw new HotpathError(ErrorCode.AttachFailed, `Could not signal PID ${pid} to open its inspector: ${errorMessage(err)}. Run Hotpath as the same user as the app.`);
+    if (!Number.isInteger(pid) || pid <= 1 || (pid > 1 && !isAlive(pid))) {
+      throw new HotpathError(ErrorCode.AttachFailed, pid <= 1 || !Number.isInteger(pid)
+        ? `PID ${pid} is not a process Hotpath can attach to (it would signal ${pid === 0 ? 'its own process group' : pid === -1 ? 'every process' : 'init'}). Pass the PID of the Node.js app (\`ps aux | grep node\`).`
+        : `No process with PID ${pid} is running. Check the PID (\`ps aux | grep node\`).`);
     }
-    logger.info(`Sent SIGUSR1 to ${pid}; waiting for its inspector on 127.0.0.1:${port}`);
-    url = await urlFromPort(port, token, 5000);
+    // SIGUSR1 stops most programs that are not Node: only a verified Node.js process, never our own group.
+    checkSignalTarget(pid);
+    // An inspector that is already open (the user's --inspect) is used as it is and left open.
+    const already = await urlFromPort(port, token, 0).catch(() => undefined);
+    if (already) {
+      url = already;
+    } else {
+      try { process.kill(pid, 'SIGUSR1'); } catch (err) {
+        throw new HotpathError(ErrorCode.AttachFailed, `Could not signal PID ${pid} to open its inspector: ${errorMessage(err)}. Run Hotpath as the same user as the app.`);
+      }
+      openedInspector = true;
+      logger.info(`Sent SIGUSR1 to ${pid}; waiting for its inspector on 127.0.0.1:${port}`);
+      url = await urlFromPort(port, token, 5000);
+    }
   }
   const client = await CdpClient.connect(url, { token, logger });
   try {
@@ -79,8 +107,23 @@ export async function attachToProcess(spec: AttachSpec, options: { token?: Cance
       throw new HotpathError(ErrorCode.AttachFailed,
         `The inspector on that port belongs to PID ${info.pid}, not ${spec.pid}: another process already holds the port. Start the app with --inspect-port=<free port> and pass the same port to Hotpath.`);
     }
-    return { client, ...info };
+    // Should Hotpath be stopped hard mid-run, the app it does not own is left as found: V8's tracing
+    // off (it may have been switched on), the inspector closed if Hotpath opened it.
+    const emergency = onEmergencyStop(() => Promise.all([
+      client.trySend('Runtime.evaluate', { expression: setFlagsExpression(DISABLE_FLAGS), silent: true }),
+      openedInspector ? client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true }) : undefined,
+    ]));
+    const detach = async () => {
+      emergency.dispose();
+      if (openedInspector && !client.isClosed) {
+        await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
+        logger.info(`Closing the inspector Hotpath opened in PID ${info.pid}`);
+      }
+      await client.close();
+    };
+    return { client, ...info, openedInspector, detach };
   } catch (err) {
+    if (openedInspector) await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
     await client.close();
     throw err;
   }

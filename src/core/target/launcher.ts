@@ -6,10 +6,14 @@ import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
 import { EventEmitter } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
+import { onEmergencyStop } from '../common/emergency';
+import type { Disposable } from '../common/disposable';
+import { removeTraceFile } from '../v8/flags';
 import { OutputTail } from './outputTail';
+import { removeStaleTargetDirs, writeOwner } from './staleFiles';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
-import { MODE_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
+import { MODE_ENV, OWNER_PID_ENV, PRELOAD_FILE_NAME, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
 
 export interface LaunchSpec {
   /** argv of the command; the first word is looked up on PATH (no shell, so nothing is re-interpreted). */
@@ -19,7 +23,7 @@ export interface LaunchSpec {
   env?: Record<string, string | undefined>;
   mode: TargetMode;
   logger?: Logger;
-  /** Where the built preload lives; defaults to dist/preload.js next to the running bundle. */
+  /** Where the built preload lives; defaults to dist/hotpath-preload.js next to the running bundle. */
   preloadPath?: string;
   /** Script mode: sampling interval for worker threads, which profile themselves. */
   samplingIntervalMicros?: number;
@@ -27,9 +31,9 @@ export interface LaunchSpec {
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null }
 
-/** Finds dist/preload.js whether we run from the bundle (dist/*.js) or from sources under tsx (tests). */
+/** Finds dist/hotpath-preload.js whether we run from the bundle (dist/*.js) or from sources under tsx (tests). */
 export function defaultPreloadPath(): string {
-  const candidates = [path.join(__dirname, 'preload.js'), path.resolve(__dirname, '../../../dist/preload.js')];
+  const candidates = [path.join(__dirname, PRELOAD_FILE_NAME), path.resolve(__dirname, '../../../dist', PRELOAD_FILE_NAME)];
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`Hotpath's preload is missing (looked in ${candidates.join(', ')}); run \`npm run build\`.`);
   return found;
@@ -52,6 +56,7 @@ export class LaunchedTarget {
   readonly exited: Promise<ExitInfo>;
   exitInfo: ExitInfo | undefined;
   private stopping: Promise<void> | undefined;
+  private readonly emergency: Disposable;
 
   constructor(
     readonly child: ChildProcess,
@@ -69,6 +74,20 @@ export class LaunchedTarget {
       if (report.type === 'process') { this.processes.set(report.pid, report); this.processEmitter.fire(report); }
       this.reportEmitter.fire(report);
     });
+    this.emergency = onEmergencyStop(() => this.killNow());
+  }
+
+  /**
+   * No time left (a second Ctrl-C): SIGKILL the group and every process that reported, synchronously,
+   * and remove our files. V8's tracing ends with the processes; their trace files are removed too.
+   */
+  killNow(): void {
+    const pids = [...this.processes.keys()];
+    try { process.kill(-this.pid, 'SIGKILL'); } catch { /* group gone */ }
+    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    try { this.reader.dispose(); } catch { /* already */ }
+    fs.rmSync(this.reportDir, { recursive: true, force: true });
+    for (const pid of pids) removeTraceFile(pid);
   }
 
   get pid(): number { return this.child.pid!; }
@@ -82,6 +101,7 @@ export class LaunchedTarget {
       this.reader.poll();
       this.reader.dispose();
       fs.rmSync(this.reportDir, { recursive: true, force: true });
+      this.emergency.dispose();
     })();
     return this.stopping;
   }
@@ -102,14 +122,18 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
   if (spec.command.length === 0) throw new HotpathError(ErrorCode.InvalidOption, 'No command to run: pass the app command after `--`, e.g. `hotpath profile -- node app.js`.');
   const logger = spec.logger ?? silentLogger;
   const preload = spec.preloadPath ?? defaultPreloadPath();
+  removeStaleTargetDirs(logger); // left by a Hotpath that was killed (SIGKILL) before it could clean up
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-target-'));
+  writeOwner(reportDir);
   const reportFile = path.join(reportDir, 'reports.jsonl');
   fs.writeFileSync(reportFile, '');
 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...spec.env })) if (v !== undefined) env[k] = v;
-  env.NODE_OPTIONS = [env.NODE_OPTIONS, `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
+  // --inspect-publish-uid=http: opening the inspector prints no "Debugger listening on …" to the app's stderr.
+  env.NODE_OPTIONS = [env.NODE_OPTIONS, '--inspect-publish-uid=http', `--require ${quoteForNodeOptions(preload)}`].filter(Boolean).join(' ');
   env[REPORT_FILE_ENV] = reportFile;
+  env[OWNER_PID_ENV] = String(process.pid);
   env[MODE_ENV] = spec.mode;
   if (spec.samplingIntervalMicros) env[SAMPLING_ENV] = String(spec.samplingIntervalMicros);
 

@@ -11,6 +11,12 @@ export interface HttpReadyOptions {
   token?: CancellationToken;
 }
 
+/**
+ * With --port/--url set, the app already listens on another port: give it this long to open ours too
+ * (a metrics port first, say), then fail with the port it did take instead of waiting the full timeout.
+ */
+const OTHER_PORT_GRACE_MS = 3000;
+
 export interface HttpReady {
   port: number;
   /** The node process that listens: the one to profile. */
@@ -27,6 +33,7 @@ export function waitForHttpReady(target: LaunchedTarget, options: HttpReadyOptio
   return new Promise<HttpReady>((resolve, reject) => {
     const subs = new DisposableStore();
     let listening: ListeningReport | undefined;
+    let otherPortTimer: NodeJS.Timeout | undefined;
     const finish = (err: Error | undefined, value?: HttpReady) => {
       subs.dispose();
       if (err) reject(err); else resolve(value!);
@@ -38,6 +45,12 @@ export function waitForHttpReady(target: LaunchedTarget, options: HttpReadyOptio
           `The app could not listen: port ${port} is already in use (EADDRINUSE). Stop the other process (find it with \`lsof -i :${port}\` or \`ss -ltnp\`) or start the app on another port.${target.output.forMessage()}`));
       }
       if (report?.type === 'listening' && (options.port === undefined || report.port === options.port)) listening ??= report;
+      if (report?.type === 'listening' && options.port !== undefined && report.port !== options.port && !otherPortTimer) {
+        const other = report.port;
+        otherPortTimer = setTimeout(() => finish(new HotpathError(ErrorCode.TargetNeverListened,
+          `\`${target.commandLine}\` listens on port ${other}, not on port ${options.port} (from --port or --url), so there is nothing to load there. Pass --port ${other} (or a --url on port ${other}), or start the app on port ${options.port} (e.g. --env PORT=${options.port}).${target.output.forMessage()}`)), OTHER_PORT_GRACE_MS);
+        subs.add({ dispose: () => clearTimeout(otherPortTimer) });
+      }
       if (!listening) return;
       const proc = target.processes.get(listening.pid);
       if (!proc) return; // the process line is written first; wait for the reader to catch up

@@ -7,6 +7,13 @@ export const REPORT_FILE_ENV = 'HOTPATH_REPORT_FILE';
 export const MODE_ENV = 'HOTPATH_MODE';
 /** Script mode: the sampling interval for worker threads, which profile themselves in-process. */
 export const SAMPLING_ENV = 'HOTPATH_SAMPLING_INTERVAL';
+/** Hotpath's own PID: the preload's watchdog stops the app when that process is gone. */
+export const OWNER_PID_ENV = 'HOTPATH_OWNER_PID';
+/**
+ * The file name of the built preload (dist/). Distinctive, so its frames are recognised as Hotpath's own
+ * in any profile, wherever Hotpath is installed.
+ */
+export const PRELOAD_FILE_NAME = 'hotpath-preload.js';
 
 export type TargetMode = 'http' | 'script';
 
@@ -25,6 +32,8 @@ export interface ProcessReport {
   inspectorError?: string;
   /** True in script mode: the process is paused until a debugger runs it. */
   waiting: boolean;
+  /** Script mode, every process but the first: it profiles itself (a worker-profile report follows at exit). */
+  inProcess?: boolean;
 }
 
 export interface ListeningReport {
@@ -53,6 +62,8 @@ export interface WorkerProfileReport {
   /** The worker's main script, when known. */
   script: string | null;
   path: string;
+  /** A process's main thread (threadId 0) in script mode: its command line after `node`. */
+  argv?: string[];
 }
 
 export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport;

@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import type { Disposable } from '../common/disposable';
+import { PROFILE_NAMED_FILE_MAX_BYTES, readBoundedFileSync } from '../common/boundedRead';
 import { errorMessage } from '../common/errors';
 import type { Event } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
@@ -332,7 +333,8 @@ class DiskSources {
     const path = normalizeFile(file);
     if (!this.starts.has(path)) {
       try {
-        const text = fs.readFileSync(path, 'utf8');
+        // A path from the trace: a regular file of sane size only (a FIFO would hang this thread).
+        const text = readBoundedFileSync(path, PROFILE_NAMED_FILE_MAX_BYTES).toString('utf8');
         this.starts.set(path, { lines: lineStarts(text), length: text.length });
       } catch { this.starts.set(path, null); }
     }

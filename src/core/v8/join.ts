@@ -5,7 +5,7 @@
  * frame (with the callee's line numbers), so line-based attribution would give the caller's tier and
  * deopts to the callee's lines. Deopt positions and function references are mapped through source maps.
  */
-import { readFile } from 'node:fs/promises';
+import { boundedTextReader } from '../common/boundedRead';
 import { pathToFileURL } from 'node:url';
 import type { TraceMap } from '@jridgewell/trace-mapping';
 import { displayPosition } from '../profile/hotspots';
@@ -42,7 +42,7 @@ class Mapper {
     const url = this.urlOfFile.get(file) ?? pathToFileURL(file).href;
     let map = this.maps.get(url);
     if (!map) {
-      const reader = this.options.fs ?? { readFile: (f: string) => readFile(f, 'utf8') };
+      const reader = this.options.fs ?? boundedTextReader();
       this.maps.set(url, (map = loadMap(url, reader, [], this.options.sourceMapUrls?.[url]).catch(() => null)));
     }
     const m = await map;

@@ -2,6 +2,8 @@ import type { CancellationToken } from '../common/cancellation';
 import type { Warning } from '../common/warnings';
 import { attributedLines, attributeProfile, packageRows, plainAttribution, rankAttributedHotspots, type AttributedHotLine, type AttributedHotspot, type Attribution, type PackageRow } from '../attribution';
 import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
+import { hotpathOverhead, withoutHotpathRows } from '../profile/selfFrames';
+import { formatMs, formatPct } from '../../shared/text/numbers';
 import { joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
@@ -82,20 +84,32 @@ export interface ThreadAnalysis {
   lines: ThreadHotLine[];
   packages: ThreadPackage[];
   attribution: Attribution;
+  /** How much time Hotpath's own frames (preload, probes, exit hook) took; they are never ranked. */
+  overhead?: Warning;
 }
 
-/** Attribution and rankings of one thread's model. */
+/**
+ * Attribution and rankings of one thread's model, without Hotpath's own frames (its preload, probes
+ * and exit hook); how much time those took is said once, in a warning.
+ */
 export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean }): Promise<ThreadAnalysis> {
   const attribution = options.attribution === false
     ? plainAttribution(model)
-    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath), token: options.token });
+    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath, options.token), token: options.token });
   const { thread, limit } = options;
-  return {
+  const overhead = hotpathOverhead(model);
+  const extra = overhead.functions.size;
+  const result: ThreadAnalysis = {
     attribution,
-    hotspots: rankAttributedHotspots(model, attribution, limit).map((h) => ({ ...h, thread })),
-    lines: attributedLines(model, attribution, { limit }).map((l) => ({ ...l, thread })),
+    hotspots: withoutHotpathRows(model, rankAttributedHotspots(model, attribution, limit + extra), overhead).slice(0, limit).map((h) => ({ ...h, thread })),
+    lines: withoutHotpathRows(model, attributedLines(model, attribution, { limit: limit + extra }), overhead).slice(0, limit).map((l) => ({ ...l, thread })),
     packages: packageRows(model, attribution, limit).map((p) => ({ ...p, thread })),
   };
+  if (overhead.us > 0 && model.durationUs > 0) {
+    const where = thread === 'main' ? '' : ` (${thread})`;
+    result.overhead = { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload and probes, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` };
+  }
+  return result;
 }
 
 /**
@@ -123,6 +137,7 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
     lines.push(...analysis.lines);
     packages.push(...analysis.packages);
     for (const w of [...model.warnings, ...skippedWarning(analysis.attribution)]) if (!warnings.some((x) => x.code === w.code)) warnings.push(w);
+    if (analysis.overhead) warnings.push(analysis.overhead);
     if (s.partial) {
       warnings.push({ code: 'PROFILE_PARTIAL', message: `The ${s.thread} thread ended before profiling stopped; its profile (${s.path}) holds what was captured until then.` });
     }

@@ -48,7 +48,7 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
       v8: request.v8 === false ? undefined : { mode: 'attach' },
     });
   } finally {
-    await attached.client.close(); // detach; the process keeps running
+    await attached.detach(); // the process keeps running; an inspector Hotpath opened is closed again
   }
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
   const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, profiled.profiles);

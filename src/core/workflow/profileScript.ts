@@ -7,7 +7,8 @@ import type { Warning } from '../common/warnings';
 import { CdpClient } from '../inspector/cdpClient';
 import { type CapturedProfile, ProfilingRun, type RawCpuProfile } from '../inspector/profilingRun';
 import { launchTarget } from '../target/launcher';
-import * as fs from 'node:fs';
+import { readBoundedFileSync } from '../common/boundedRead';
+import { busyMicros } from '../profile/selfFrames';
 import type { ProcessReport, TargetReport } from '../target/reports';
 import { analyzeProfiles, type Analysis } from './analyze';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
@@ -36,9 +37,12 @@ export interface ScriptResult extends Analysis {
 }
 
 /**
- * Script mode: profile a command that runs to completion, startup included. Each node process of
- * the command pauses in the preload until we have started its profiler; at exit Node waits for us
- * to collect the profile ("Waiting for the debugger to disconnect").
+ * Script mode: profile a command that runs to completion, startup included. The command's first node
+ * process that is not a wrapper (npm, npx, pnpm, yarn, corepack, tsx's launcher) pauses in the preload
+ * until we have started its profiler and V8's signals; at exit Node waits for us to collect the
+ * profile. Every other node process profiles itself without pausing (see the preload). The profile is
+ * the process that did the most work; others that did real work are kept beside it, labelled
+ * `process PID (command)`.
  */
 export async function profileScript(request: ScriptRequest, deps: WorkflowDeps = {}): Promise<ScriptResult> {
   const token = deps.token ?? neverCancelled;
@@ -51,16 +55,19 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
   const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string; v8?: V8Collector; signals?: V8RawSignals }> = [];
 
   const attach = async (proc: ProcessReport) => {
+    if (proc.inProcess) return; // profiles itself; its profile is reported at its exit
     const entry: (typeof runs)[number] = { process: proc };
     runs.push(entry);
     if (!proc.inspectorUrl) { entry.error = proc.inspectorError ?? 'no inspector'; return; }
     try {
       entry.client = await CdpClient.connect(proc.inspectorUrl, { token, logger });
-      entry.run = await ProfilingRun.start(entry.client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: false, logger });
-      // The process waits at exit while we are attached: once its profile is collected, let it go.
       const client = entry.client;
-      entry.run.onEnded(() => void client.close());
+      // V8's signals first (their probe and exit hook must not be in the profile), then the profiler
+      // right before the process runs: the paused time in the profile is one round trip.
       if (request.v8 !== false) await startV8(entry, client);
+      entry.run = await ProfilingRun.start(client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: false, logger });
+      // The process waits at exit while we are attached: once its profile is collected, let it go.
+      entry.run.onEnded(() => void client.close());
       progress({ stage: 'profiling', message: `Profiling PID ${proc.pid} (${path.basename(proc.argv[1] ?? 'node')})` });
     } catch (err) {
       entry.error = errorMessage(err);
@@ -101,34 +108,41 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     await Promise.all(attaching);
     if (token.isCancellationRequested) throw cancelledError();
     // A script's threads end on their own: that is the end of the run, not a partial profile.
-    for (const r of runs) if (r.run) captured.push(...(await r.run.stop()).map((c) => ({ ...c, partial: false })));
+    // Every process is labelled by PID and command until one is chosen as the profile ('main').
+    for (const r of runs) if (r.run) captured.push(...(await r.run.stop()).map((c) => ({ ...c, thread: processLabel(r.process.pid, r.process.argv.slice(1)), partial: false })));
     target.reader.poll(); // the last worker's report may have landed after the last poll
-    if (request.workers !== false) captured.push(...readWorkerProfiles(target.reader.reports));
+    captured.push(...readSelfProfiles(target.reader.reports, request.workers !== false));
     if (captured.length === 0) {
       const reason = runs.length === 0
         ? 'no Node.js process of the command started (is it a Node.js program?)'
         : runs.map((r) => `PID ${r.process.pid}: ${r.error ?? 'no profile'}`).join('; ');
       throw new HotpathError(ErrorCode.InspectorUnavailable, `\`${request.command.join(' ')}\` ${target.describeExit()}, but nothing was profiled: ${reason}.${target.output.forMessage()}`);
     }
-    // The longest-profiled main thread is the one the user meant (launchers are skipped by the
-    // preload, so what remains is the program and anything it forked); keep the others too.
-    captured = longestMainFirst(captured);
+    // The process that did the most work is the profile (wrappers are skipped by the preload); other
+    // processes that did real work are kept beside it, each under its own label and file name.
+    const chosen = busiestFirst(captured);
+    captured = chosen.kept;
+    const left = chosen.dropped;
     progress({ stage: 'analyzing', message: 'Analyzing the profile' });
     const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
     const saved = await saveProfiles(outDir, request.name, captured);
-    const mainRun = runs.find((r) => r.process.pid === captured[0].pid)!;
-    const v8 = mainRun.signals ?? await mainRun.v8?.finish(captured[0].profile, { targetGone: true });
+    // V8's signals were collected in the remotely profiled process: they belong to the profile only if that is it.
+    const mainRun = runs.find((r) => r.process.pid === captured[0].pid);
+    const v8 = mainRun ? mainRun.signals ?? await mainRun.v8?.finish(captured[0].profile, { targetGone: true }) : undefined;
     await saveV8Signals(saved[0]?.path, v8);
     const analysis = await analyzeProfiles(saved, { limit: request.limit, v8 });
-    const main = mainRun.process;
+    const main = mainRun?.process ?? target.processes.get(captured[0].pid) ?? runs[0]?.process;
     const warnings: Warning[] = [...analysis.warnings];
     if (timedOut) warnings.unshift({ code: 'SCRIPT_TIMEOUT', message: `The script was stopped after ${Math.round(request.timeoutMs! / 1000)} s (--timeout); the profile covers the time until then.` });
     else if (exit.code !== 0) warnings.unshift({ code: 'SCRIPT_FAILED', message: `The script ${target.describeExit()}; the profile covers its run until then.${target.output.forMessage()}` });
-    const envWarning = nodeEnvWarning(main.nodeEnv);
+    if (left.count) {
+      warnings.push({ code: 'PROCESSES_LEFT_OUT', message: `${left.count} other node process(es) of the command did little work (${left.ms} ms in all, under 5% of the busiest one's); their profiles are not kept.` });
+    }
+    const envWarning = nodeEnvWarning(main?.nodeEnv ?? null);
     if (envWarning) warnings.unshift(envWarning);
     const result: ScriptResult = {
       kind: 'script',
-      target: { command: request.command, pid: main.pid, nodeVersion: main.nodeVersion, nodeEnv: main.nodeEnv, exitCode: exit.code, signal: exit.signal, ...targetFacts(v8, main.execArgv) },
+      target: { command: request.command, pid: captured[0].pid, nodeVersion: main?.nodeVersion ?? process.version, nodeEnv: main?.nodeEnv ?? null, exitCode: exit.code, signal: exit.signal, ...targetFacts(v8, main?.execArgv) },
       profilePath: saved[0].path,
       profiles: saved,
       samplingIntervalMicros: request.samplingIntervalMicros,
@@ -149,25 +163,58 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
   }
 }
 
-/** Worker threads profiled themselves in script mode (see the preload); pick up what they wrote. */
-function readWorkerProfiles(reports: readonly TargetReport[]): CapturedProfile[] {
+/**
+ * Threads and processes that profiled themselves in script mode (see the preload), labelled with their
+ * process's PID and command (`process 4242 (build.js) worker 1 (w.js)`), so no two profiles share a label
+ * or a file name; busiestFirst then names the chosen process `main` and its workers `worker N (file)`.
+ */
+function readSelfProfiles(reports: readonly TargetReport[], workers: boolean): CapturedProfile[] {
   const out: CapturedProfile[] = [];
+  const argvs = new Map<number, readonly string[]>();
+  for (const r of reports) {
+    if (r.type === 'process') argvs.set(r.pid, r.argv.slice(1));
+    if (r.type === 'worker-profile' && r.threadId === 0 && r.argv) argvs.set(r.pid, r.argv);
+  }
   for (const r of reports) {
     if (r.type !== 'worker-profile') continue;
+    const isMain = r.threadId === 0;
+    if (!isMain && !workers) continue;
+    const script = r.script ? ` (${path.basename(r.script)})` : '';
+    const owner = processLabel(r.pid, argvs.get(r.pid) ?? []);
+    const thread = isMain ? owner : `${owner} worker ${r.threadId}${script}`;
     try {
-      const profile = JSON.parse(fs.readFileSync(r.path, 'utf8')) as RawCpuProfile;
-      out.push({ thread: `worker ${r.threadId}${r.script ? ` (${path.basename(r.script)})` : ''}`, pid: r.pid, profile, partial: false });
-    } catch { /* a worker killed mid-write: nothing usable */ }
+      // Our own temporary directory, but written by the app: read it like any file we did not write.
+      const profile = JSON.parse(readBoundedFileSync(r.path, 2 * 1024 * 1024 * 1024 - 1).toString('utf8')) as RawCpuProfile;
+      out.push({ thread, pid: r.pid, profile, partial: false });
+    } catch { /* a process killed mid-write: nothing usable */ }
   }
   return out;
 }
 
-function profiledMicros(c: CapturedProfile): number {
-  return (c.profile.endTime ?? 0) - (c.profile.startTime ?? 0);
+/** `process 4242 (marked -i in.md)`: the PID and a short command (`node_modules/.bin/marked` → `marked`). */
+function processLabel(pid: number, argv: readonly string[]): string {
+  const [script, ...rest] = argv;
+  const command = [script ? path.basename(script) : 'node', ...rest].join(' ').replace(/[()]/g, '').slice(0, 60);
+  return `process ${pid} (${command})`;
 }
+const PROCESS_LABEL = /^process \d+ \([^()]*\)/;
 
-function longestMainFirst(captured: CapturedProfile[]): CapturedProfile[] {
-  const mainThreads = captured.filter((c) => c.thread === 'main').sort((a, b) => profiledMicros(b) - profiledMicros(a));
-  const top = mainThreads[0];
-  return [top, ...captured.filter((c) => c !== top)];
+/** Under this share of the busiest process's work, another process is not worth a profile of its own. */
+const REAL_WORK_SHARE = 0.05;
+
+/**
+ * The busiest process's main thread first, as `main`; other processes that did real work after it
+ * (their own labels kept); worker threads kept as they are.
+ */
+function busiestFirst(captured: CapturedProfile[]): { kept: CapturedProfile[]; dropped: { count: number; ms: number } } {
+  const isProcess = (c: CapturedProfile) => new RegExp(`${PROCESS_LABEL.source}$`).test(c.thread);
+  const processes = captured.filter(isProcess).map((c) => ({ c, busy: busyMicros(c.profile) })).sort((a, b) => b.busy - a.busy);
+  const top = processes[0];
+  if (!top) return { kept: captured, dropped: { count: 0, ms: 0 } };
+  const dropped = processes.slice(1).filter((p) => p.busy < top.busy * REAL_WORK_SHARE);
+  const others = captured.filter((c) => c !== top.c && !dropped.some((d) => d.c === c));
+  const main = { ...top.c, thread: 'main' };
+  // The chosen process's workers are the main process's: `worker N (file)`, as in HTTP mode.
+  const relabel = (c: CapturedProfile) => (c.pid === top.c.pid ? { ...c, thread: c.thread.replace(new RegExp(`${PROCESS_LABEL.source} `), '') } : c);
+  return { kept: [main, ...others.map(relabel)], dropped: { count: dropped.length, ms: Math.round(dropped.reduce((n, d) => n + d.busy, 0) / 1000) } };
 }

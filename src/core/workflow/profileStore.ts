@@ -15,8 +15,9 @@ export function timestamp(date = new Date()): string {
   return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
 }
 
+/** `main` → ''; `worker 2 (w.js)` → `.worker-2`; `process 4242 (marked) worker 1 (w.js)` → `.process-4242-worker-1`. */
 function threadSuffix(thread: string): string {
-  return thread === 'main' ? '' : '.' + thread.replace(/\s*\(.*\)$/, '').replace(/[^a-z0-9]+/gi, '-');
+  return thread === 'main' ? '' : '.' + thread.replace(/\s*\([^()]*\)/g, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
 }
 
 /**
@@ -28,8 +29,13 @@ export async function saveProfiles(dir: string, name: string, captured: Captured
   await fs.mkdir(dir, { recursive: true });
   const stem = `${timestamp()}-${name}`;
   const saved: SavedProfile[] = [];
+  const used = new Set<string>();
   for (const c of captured) {
-    const file = path.join(dir, `${stem}${threadSuffix(c.thread)}.cpuprofile`);
+    // Never two profiles under one name (one would overwrite the other).
+    let base = `${stem}${threadSuffix(c.thread)}`;
+    for (let n = 2; used.has(base); n++) base = `${stem}${threadSuffix(c.thread)}-${n}`;
+    used.add(base);
+    const file = path.join(dir, `${base}.cpuprofile`);
     await fs.writeFile(file, JSON.stringify(c.profile));
     if (c.sourceMapUrls) await fs.writeFile(sourceMapSidecarPath(file), JSON.stringify(c.sourceMapUrls));
     saved.push({ thread: c.thread, path: file, partial: c.partial });

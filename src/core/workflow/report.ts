@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import type { CancellationToken } from '../common/cancellation';
+import { ErrorCode, HotpathError } from '../common/errors';
 import { loadProfile } from '../profile';
 import { analyzeModel, annotateHotspots, attachV8, type Analysis } from './analyze';
 
@@ -9,16 +11,26 @@ export interface ReportResult extends Analysis {
   sampleCount: number;
 }
 
-/** `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk. */
-/** `attribution: false` (`--no-attribution`) reports the profile as V8 charged it, without reading sources. */
-export async function reportProfile(file: string, options: { limit?: number; attribution?: boolean } = {}): Promise<ReportResult> {
+/**
+ * `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk.
+ * `attribution: false` (`--no-attribution`) reports the profile as V8 charged it, without reading sources.
+ */
+export async function reportProfile(file: string, options: { limit?: number; attribution?: boolean; token?: CancellationToken } = {}): Promise<ReportResult> {
   const profilePath = path.resolve(file);
-  const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main' });
+  // Cancellable while it reads (the profile, its source maps, the files they name).
+  const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main', token: options.token });
+  if (model.sampleCount === 0 || model.durationUs <= 0) {
+    // Nothing to rank: saying "the time goes to dependencies" (or exiting 0) would be a claim without data.
+    throw new HotpathError(ErrorCode.ProfileInvalid,
+      `${profilePath} holds no sampled time (${model.sampleCount} samples): the program ended, or profiling stopped, before the first sample. Profile a longer run, or a smaller --sampling-interval.`,
+      { file: profilePath });
+  }
   const limit = options.limit ?? 20;
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
   const { raw, ...v8 } = await attachV8(model, profilePath, undefined);
-  const analysis = await analyzeModel(model, { thread: 'main', limit, profilePath, v8Raw: raw, attribution: options.attribution });
+  const analysis = await analyzeModel(model, { thread: 'main', limit, profilePath, v8Raw: raw, attribution: options.attribution, token: options.token });
   annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions);
-  const warnings = [...model.warnings];
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...analysis, warnings, model, ...v8 };
+  const warnings = [...model.warnings, ...(analysis.overhead ? [analysis.overhead] : [])];
+  const { overhead: _overhead, ...rest } = analysis;
+  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...rest, warnings, model, ...v8 };
 }

@@ -5,9 +5,10 @@
  *
  * - Markdown (hovers, tooltips, trusted or not): `mdEscape` for prose, `mdCode` for a code span;
  * - VS Code notifications (they turn `[label](command:…)` into a clickable link): `notificationText`;
- * - the terminal (escape sequences can write the clipboard, clear or hide lines): `terminalText`;
+ * - the terminal and the Debug Console (escape sequences can write the clipboard, clear or hide lines):
+ *   `terminalText`, and `terminalJson` for `--json` documents;
  * - log lines (one record per line): `logText`;
- * - single-line labels (status bar, CodeLens, after-line decorations, tree items): `labelText`.
+ * - single-line labels (status bar, CodeLens, after-line decorations, tree items, quick picks): `labelText`.
  * The webview draws profile text only as canvas text or `textContent`, so it needs none of these.
  */
 
@@ -22,14 +23,26 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** One line for a label: line breaks become spaces, controls and bidi overrides visible escapes. */
-export function labelText(text: string): string {
+/** One line, with controls and bidi overrides as visible escapes (labels and Markdown build on it). */
+function oneLine(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(CONTROLS, hex).replace(BIDI, unicode);
 }
 
-/** Markdown prose: every character Markdown gives meaning to is escaped; line breaks become spaces. */
+/**
+ * One line for a label: line breaks become spaces, controls and bidi overrides visible escapes, and
+ * `$(name)` — which status bar items, CodeLens titles and quick picks draw as an icon — stays text
+ * (a zero-width space after the `$`).
+ */
+export function labelText(text: string): string {
+  return oneLine(text).replace(/\$\(/g, '$\u200b(');
+}
+
+/**
+ * Markdown prose: every character Markdown gives meaning to is escaped (`$` too: tooltips that support
+ * theme icons would draw `$(name)`); line breaks become spaces.
+ */
 export function mdEscape(text: string): string {
-  return labelText(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, (c) => `\\${c}`);
+  return oneLine(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&:$]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -37,7 +50,7 @@ export function mdEscape(text: string): string {
  * end the span and start Markdown), and the backtick fence is longer than any backtick run inside.
  */
 export function mdCode(text: string): string {
-  const flat = labelText(text);
+  const flat = oneLine(text);
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
@@ -68,6 +81,15 @@ export function terminalText(text: string, multiline = false): string {
   const safe = (line: string) => line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode).replace(/[\u2028\u2029]/g, unicode);
   if (!multiline) return safe(text);
   return text.replace(/\r\n/g, '\n').split('\n').map(safe).join('\n');
+}
+
+/**
+ * JSON for the terminal (`--json` on stdout): JSON.stringify already escapes C0 controls, but leaves C1
+ * controls (8-bit CSI/OSC), U+2028/2029 and bidi overrides raw. They become `\uXXXX` escapes, which
+ * parse to the same value.
+ */
+export function terminalJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, unicode);
 }
 
 /** Text for one log record: no line break can forge a second record; controls are escaped. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
 import { codeLensText } from './format';
+import { labelText } from '../../shared/text';
 import type { FunctionAnnotation } from '../../core/annotate';
 
 /** CodeLens above each hot function's declaration: its share of the profile; click → flamegraph. */
@@ -17,8 +18,8 @@ export class HotFunctionCodeLens implements vscode.CodeLensProvider {
     return live.functions
       .filter((f) => f.line < document.lineCount)
       .map(({ annotation, line }) => new vscode.CodeLens(document.lineAt(line).range, {
-        title: codeLensText(annotation, this.v8Summary(annotation), live.edited),
-        tooltip: `Show ${annotation.function} in the flamegraph`,
+        title: labelText(codeLensText(annotation, this.v8Summary(annotation), live.edited)),
+        tooltip: labelText(`Show ${annotation.function} in the flamegraph`),
         command: 'hotpath.showFlamegraph',
         arguments: [{ file: annotation.file, line: annotation.line, name: annotation.function }],
       }));

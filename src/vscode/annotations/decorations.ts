@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
 import { lineHeat, lineLabel } from './format';
+import { labelText } from '../../shared/text';
 
 /**
  * Hot-line decorations: a background heat in four theme colours by the line's own share (self time plus
@@ -45,7 +46,7 @@ export class HotLineDecorations implements vscode.Disposable {
       if (line >= editor.document.lineCount) continue;
       const range = editor.document.lineAt(line).range;
       const heat = lineHeat(annotation);
-      (heat.kind === 'own' ? own : call)[heat.bucket - 1].push({ range, renderOptions: { after: { contentText: lineLabel(annotation) } } });
+      (heat.kind === 'own' ? own : call)[heat.bucket - 1].push({ range, renderOptions: { after: { contentText: labelText(lineLabel(annotation)) } } });
     }
     this.own.forEach((type, i) => editor.setDecorations(type, own[i]));
     this.call.forEach((type, i) => editor.setDecorations(type, call[i]));

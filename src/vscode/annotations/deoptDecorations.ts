@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
 import { deoptLabel } from './format';
+import { labelText } from '../../shared/text';
 
 /** Deopt positions get their own decoration (apart from the heat): a tint, a ruler mark, a label. */
 export class DeoptDecorations implements vscode.Disposable {
@@ -28,7 +29,7 @@ export class DeoptDecorations implements vscode.Disposable {
       for (const { annotation, line } of live?.deopts ?? []) {
         if (line >= editor.document.lineCount || seen.has(line)) continue;
         seen.add(line);
-        options.push({ range: editor.document.lineAt(line).range, renderOptions: { after: { contentText: deoptLabel(annotation) } } });
+        options.push({ range: editor.document.lineAt(line).range, renderOptions: { after: { contentText: labelText(deoptLabel(annotation)) } } });
       }
       editor.setDecorations(this.type, options);
     }

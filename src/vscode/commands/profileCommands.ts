@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
-import { loadProfile } from '../../core/profile';
+import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
 import type { AnnotationStore } from '../annotations/store';
 import type { FlamePanel } from '../flame/flamePanel';
 import type { HotpathSession } from '../session';
@@ -9,6 +8,8 @@ import { showProfile, type ApplyContext } from '../workflow/applyResult';
 import { loadedFromFile } from '../workflow/loadedProfile';
 import { deleteProfile, listProfiles } from '../views/history';
 import type { HotspotsView, HotspotsViewNode } from '../views/hotspotsView';
+import { labelText } from '../../shared/text';
+import { progressText, showError, showInfo, showWarning } from '../notify';
 
 export interface ProfileCommandDeps extends ApplyContext {
   session: HotpathSession;
@@ -18,13 +19,24 @@ export interface ProfileCommandDeps extends ApplyContext {
 }
 
 /** Loads a profile file with a progress notification; a malformed file gets its specific error. */
-async function openProfileFile(deps: ProfileCommandDeps, file: string): Promise<void> {
+async function openProfileFile(deps: ProfileCommandDeps, file: string, before?: string): Promise<void> {
+  const title = before ? `Hotpath: comparing ${path.basename(before)} → ${path.basename(file)}` : `Hotpath: opening ${path.basename(file)}`;
   try {
-    const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Hotpath: reading ${path.basename(file)}` }, () => loadedFromFile(file));
-    showProfile(deps, loaded, { preserveFocus: false });
+    // Read and parsed in a worker thread: progress by stage, Cancel stops it at once.
+    const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(title), cancellable: true }, (progress, token) => {
+      let done = 0;
+      return loadedFromFile(file, { before, token, onProgress: (stage, fraction) => { progress.report({ message: progressText(stage), increment: Math.max(0, fraction - done) * 100 }); done = Math.max(done, fraction); } });
+    });
+    if (before) {
+      deps.session.setProfile(loaded);
+      deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, beforeTitle: path.basename(before), payload: loaded.payload }, { preserveFocus: false });
+    } else {
+      showProfile(deps, loaded, { preserveFocus: false });
+    }
   } catch (err) {
+    if (isHotpathError(err, ErrorCode.Cancelled)) { deps.log.info(`Opening ${file}: cancelled`); return; }
     deps.log.error(`Opening ${file}: ${errorMessage(err)}`);
-    void vscode.window.showErrorMessage(`Hotpath: ${errorMessage(err)}`);
+    void showError(`Hotpath: ${errorMessage(err)}`);
   }
 }
 
@@ -33,7 +45,7 @@ async function pickProfile(title: string, exclude?: string): Promise<string | un
   const saved = (await Promise.all(folders.map((f) => listProfiles(f.uri.fsPath)))).flat().filter((p) => p.file !== exclude);
   type Item = vscode.QuickPickItem & { file?: string };
   const items: Item[] = [
-    ...saved.map((p) => ({ label: p.name, description: new Date(p.mtimeMs).toLocaleString(), detail: p.file, file: p.file })),
+    ...saved.map((p) => ({ label: labelText(p.name), description: new Date(p.mtimeMs).toLocaleString(), detail: labelText(p.file), file: p.file })),
     { label: '$(folder-opened) Choose a .cpuprofile file…', alwaysShow: true },
   ];
   const pick = await vscode.window.showQuickPick(items, { title });
@@ -59,7 +71,7 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
         if (file) await openProfileFile(deps, file);
         return;
       }
-      if (!deps.flame.visible) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, decorate: deps.decorate?.(loaded) }, { preserveFocus: true });
+      if (!deps.flame.visible) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: deps.decorate?.(loaded) }, { preserveFocus: true });
       if (arg && typeof arg.file === 'string') deps.flame.focus(arg.file, arg.line, arg.name);
     }),
     vscode.commands.registerCommand('hotpath.compareProfiles', async (beforeArg?: string, afterArg?: string) => {
@@ -67,14 +79,7 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
       if (!before) return;
       const after = afterArg ?? await pickProfile('Hotpath: compare — the AFTER profile (e.g. after the fix)', before);
       if (!after) return;
-      try {
-        const [b, a] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hotpath: reading both profiles' },
-          () => Promise.all([loadProfile(before, { sourceMaps: true, thread: 'main' }), loadedFromFile(after)]));
-        deps.session.setProfile({ ...a, before: b });
-        deps.flame.show({ model: a.model, title: a.title, before: b, beforeTitle: path.basename(before) }, { preserveFocus: false });
-      } catch (err) {
-        void vscode.window.showErrorMessage(`Hotpath: ${errorMessage(err)}`);
-      }
+      await openProfileFile(deps, after, before);
     }),
     vscode.commands.registerCommand('hotpath.clearAnnotations', () => {
       deps.store.clear();
@@ -91,12 +96,12 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
     vscode.commands.registerCommand('hotpath.history.compareWithLatest', async (node?: HotspotsViewNode) => {
       if (node?.kind !== 'profile') return;
       const latest = (await listProfiles(node.folder))[0];
-      if (!latest || latest.file === node.profile.file) { void vscode.window.showInformationMessage('Hotpath: this is the latest profile; pick an older one to compare with it.'); return; }
+      if (!latest || latest.file === node.profile.file) { void showInfo('Hotpath: this is the latest profile; pick an older one to compare with it.'); return; }
       await vscode.commands.executeCommand('hotpath.compareProfiles', node.profile.file, latest.file);
     }),
     vscode.commands.registerCommand('hotpath.history.delete', async (node?: HotspotsViewNode) => {
       if (node?.kind !== 'profile') return;
-      const ok = await vscode.window.showWarningMessage(`Delete ${node.profile.name}?`, { modal: true }, 'Delete');
+      const ok = await showWarning(`Delete ${node.profile.name}?`, { modal: true }, 'Delete');
       if (ok !== 'Delete') return;
       await deleteProfile(node.profile.file);
       deps.session.historyDidChange();
@@ -104,11 +109,11 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
     vscode.commands.registerCommand('hotpath.baselines.open', async (node?: HotspotsViewNode) => {
       const file = node?.kind === 'baseline' ? node.baseline.file : deps.session.lastBaselineFile;
       if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
-      else void vscode.window.showInformationMessage('Hotpath: no baseline yet. Run "Hotpath: Establish Baseline".');
+      else void showInfo('Hotpath: no baseline yet. Run "Hotpath: Establish Baseline".');
     }),
     vscode.commands.registerCommand('hotpath.baselines.delete', async (node?: HotspotsViewNode) => {
       if (node?.kind !== 'baseline') return;
-      const ok = await vscode.window.showWarningMessage(`Delete baseline "${node.baseline.name}"?`, { modal: true }, 'Delete');
+      const ok = await showWarning(`Delete baseline "${node.baseline.name}"?`, { modal: true }, 'Delete');
       if (ok !== 'Delete') return;
       await vscode.workspace.fs.delete(vscode.Uri.file(node.baseline.file));
       deps.session.historyDidChange();

@@ -9,6 +9,8 @@ import { confirmNodeEnv } from '../workflow/nodeEnvPrompt';
 import type { RunController } from '../workflow/runController';
 import { baselineNameFor, type RunKind, type RunRequest } from '../workflow/runs';
 import { requireTrust } from './trust';
+import { labelText } from '../../shared/text';
+import { showError, showInfo } from '../notify';
 
 export interface RunCommandDeps {
   controller: RunController;
@@ -21,7 +23,7 @@ async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false):
     return await confirmNodeEnv(target, deps.state);
   } catch (err) {
     if (err instanceof TargetCancelled) return undefined;
-    void vscode.window.showErrorMessage(`Hotpath: ${errorMessage(err)}`);
+    void showError(`Hotpath: ${errorMessage(err)}`);
     return undefined;
   }
 }
@@ -43,7 +45,7 @@ async function offerBaselineIfMissing(deps: RunCommandDeps, target: TargetSpec):
   // runWithProgress already reported the error; when it was a missing baseline, offer the fix directly.
   const last = deps.controller.lastError;
   if (!isHotpathError(last, ErrorCode.BaselineNotFound)) return;
-  const choice = await vscode.window.showInformationMessage(`Hotpath: there is no baseline for "${target.name}" yet.`, 'Establish Baseline');
+  const choice = await showInfo(`Hotpath: there is no baseline for "${target.name}" yet.`, 'Establish Baseline');
   if (choice) await vscode.commands.executeCommand('hotpath.establishBaseline');
 }
 
@@ -66,7 +68,8 @@ async function attachAndProfile(deps: RunCommandDeps): Promise<void> {
   type Item = vscode.QuickPickItem & { pid?: number };
   const items: Item[] = [
     { label: '$(plug) Enter an inspector port or URL…', alwaysShow: true },
-    ...processes.map((p) => ({ label: `$(server-process) ${p.pid}`, description: p.command, pid: p.pid })),
+    // Other processes' command lines are anyone's text: one line, no icon syntax.
+    ...processes.map((p) => ({ label: `$(server-process) ${p.pid}`, description: labelText(p.command), pid: p.pid })),
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: attach to which process?', placeHolder: 'A running Node process (Hotpath opens its inspector with SIGUSR1), or an inspector address', matchOnDescription: true });
   if (!pick) return;
@@ -97,7 +100,7 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand('hotpath.profileScript', () => runTargetCommand(deps, 'script')),
     vscode.commands.registerCommand('hotpath.attachAndProfile', () => attachAndProfile(deps)),
     vscode.commands.registerCommand('hotpath.chooseTarget', async () => {
-      try { await chooseTarget(deps.state, { http: true, forceAsk: true }); } catch (err) { if (!(err instanceof TargetCancelled)) void vscode.window.showErrorMessage(`Hotpath: ${errorMessage(err)}`); }
+      try { await chooseTarget(deps.state, { http: true, forceAsk: true }); } catch (err) { if (!(err instanceof TargetCancelled)) void showError(`Hotpath: ${errorMessage(err)}`); }
     }),
   ];
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError } from '../notify';
 
 /**
  * Commands that start workspace code check trust themselves too (their `enablement` hides them in the
@@ -6,7 +7,7 @@ import * as vscode from 'vscode';
  */
 export async function requireTrust(what: string): Promise<boolean> {
   if (vscode.workspace.isTrusted) return true;
-  const choice = await vscode.window.showErrorMessage(
+  const choice = await showError(
     `Hotpath: ${what} starts this workspace's own code, which VS Code does not run in an untrusted workspace. Trust the workspace first.`,
     'Manage Workspace Trust',
   );

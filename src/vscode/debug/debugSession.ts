@@ -6,6 +6,7 @@ import type { RunSettings } from '../settings';
 import { rps } from '../status/render';
 import type { RunController } from '../workflow/runController';
 import { requestFromLaunchConfig, type HotpathLaunchConfig } from './launchConfig';
+import { notificationText, terminalText } from '../../shared/text';
 
 /**
  * The `hotpath` debug type: F5 runs a workflow instead of a debugger. Progress and the result stream to
@@ -24,8 +25,9 @@ export class HotpathDebugSession extends LoggingDebugSession {
     super();
   }
 
+  /** The Debug Console interprets escape sequences like a terminal: profile and app text is shown, not run. */
   private out(text: string, category: 'console' | 'stdout' | 'stderr' | 'important' = 'console'): void {
-    this.sendEvent(new OutputEvent(`${text}\n`, category));
+    this.sendEvent(new OutputEvent(`${terminalText(text, true)}\n`, category));
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -39,7 +41,7 @@ export class HotpathDebugSession extends LoggingDebugSession {
     try {
       request = requestFromLaunchConfig(args as HotpathLaunchConfig, this.folder, this.defaults);
     } catch (err) {
-      this.sendErrorResponse(response, { id: 1001, format: errorMessage(err), showUser: true });
+      this.sendErrorResponse(response, { id: 1001, format: notificationText(errorMessage(err)), showUser: true });
       return;
     }
     this.sendResponse(response);

@@ -3,6 +3,7 @@ import { runSettings } from '../settings';
 import { resolveTarget } from '../targets/targetSpec';
 import type { RunController } from '../workflow/runController';
 import { HotpathDebugSession } from './debugSession';
+import { showError, showInfo } from '../notify';
 
 const TYPE = 'hotpath';
 
@@ -10,13 +11,13 @@ const TYPE = 'hotpath';
 class ConfigurationProvider implements vscode.DebugConfigurationProvider {
   resolveDebugConfiguration(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration | undefined {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showErrorMessage('Hotpath: launch configurations start this workspace\'s code, which VS Code does not run in an untrusted workspace. Trust the workspace first.');
+      void showError('Hotpath: launch configurations start this workspace\'s code, which VS Code does not run in an untrusted workspace. Trust the workspace first.');
       return undefined;
     }
     if (!config.type && !config.request && !config.name) {
       const doc = vscode.window.activeTextEditor?.document;
       if (!doc || !/\.(c|m)?js$/.test(doc.fileName)) {
-        void vscode.window.showInformationMessage('Hotpath: open the app\'s entry file (e.g. server.js) or add a "hotpath" configuration to launch.json.');
+        void showInfo('Hotpath: open the app\'s entry file (e.g. server.js) or add a "hotpath" configuration to launch.json.');
         return undefined;
       }
       return { type: TYPE, request: 'launch', name: 'Hotpath: Profile with Load', mode: 'profile', program: doc.fileName, cwd: folder?.uri.fsPath };

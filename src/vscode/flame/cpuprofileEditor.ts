@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
 import type { HotpathSession } from '../session';
 import { loadedFromFile } from '../workflow/loadedProfile';
 import { escapeHtml } from '../../shared/webviewHtml';
 import { FlameWebview } from './flameWebview';
+import { showError } from '../notify';
 
 class ProfileDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
@@ -23,18 +24,20 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
     return new ProfileDocument(uri);
   }
 
-  async resolveCustomEditor(document: ProfileDocument, panel: vscode.WebviewPanel): Promise<void> {
+  async resolveCustomEditor(document: ProfileDocument, panel: vscode.WebviewPanel, token: vscode.CancellationToken): Promise<void> {
     const view = new FlameWebview(panel.webview, this.extensionUri, this.log, undefined, () => panel.viewColumn);
     panel.onDidDispose(() => view.dispose());
     try {
-      const loaded = await loadedFromFile(document.uri.fsPath);
+      panel.webview.html = '<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src \'none\'"><p>Hotpath is reading the profile…</p>';
+      const loaded = await loadedFromFile(document.uri.fsPath, { token });
       this.session.setProfile(loaded);
-      view.show({ model: loaded.model, title: loaded.title });
+      view.show({ model: loaded.model, title: loaded.title, payload: loaded.payload });
     } catch (err) {
+      if (isHotpathError(err, ErrorCode.Cancelled)) return; // the editor was closed while it loaded
       const message = errorMessage(err);
       this.log.error(`Opening ${document.uri.fsPath}: ${message}`);
       panel.webview.html = `<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><p>Hotpath could not open this profile: ${escapeHtml(message)}</p>`;
-      void vscode.window.showErrorMessage(`Hotpath: ${message}`);
+      void showError(`Hotpath: ${message}`);
     }
   }
 }

@@ -7,18 +7,24 @@ import type { ProfileModel } from '../../core/profile';
 import { initMessages, isWebviewMessage, type HostMessage, type ViewState } from '../../shared/protocol';
 import type { FlamePayload } from '../../shared/flame/payload';
 import { flameHtml } from '../../shared/webviewHtml';
+import { showError, showInfo } from '../notify';
 
 export interface FlameContent {
-  model: ProfileModel;
+  /** What to draw: a model (the payload is built here), or a `payload` built already. */
+  model?: ProfileModel;
   title: string;
   /** Differential view: colours by the change from this profile. */
   before?: ProfileModel;
   beforeTitle?: string;
   /** Adds per-function extras (V8 tiers) to the payload before it is sent. */
   decorate?: (payload: FlamePayload) => void;
+  /** Built already (in the profile worker, extras included): sent as it is. */
+  payload?: FlamePayload;
 }
 
 export function buildPayload(content: FlameContent): FlamePayload {
+  if (content.payload) return content.payload;
+  if (!content.model) throw new Error(`nothing to draw for ${content.title}`);
   const payload = content.before
     ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle })
     : buildFlamePayload(content.model, { title: content.title });
@@ -92,7 +98,7 @@ export class FlameWebview implements vscode.Disposable {
         return;
       case 'error':
         this.log.error(`Flamegraph page: ${raw.message}`);
-        void vscode.window.showErrorMessage(`Hotpath could not show the flamegraph: ${raw.message}`);
+        void showError(`Hotpath could not show the flamegraph: ${raw.message}`);
         return;
     }
   }
@@ -115,7 +121,7 @@ export async function openSource(file: string, line: number, column: number, log
   }
   if (!fsPath || !fs.existsSync(fsPath) || !fs.statSync(fsPath).isFile()) {
     const what = /^node:|^internal\//.test(file) ? 'is part of Node itself and has no file on disk' : 'is not a file on this machine';
-    void vscode.window.showInformationMessage(`Hotpath: ${file} ${what}.`);
+    void showInfo(`Hotpath: ${file} ${what}.`);
     log.info(`openSource: ${file} ${what}`);
     return;
   }

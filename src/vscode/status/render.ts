@@ -33,10 +33,8 @@ export const rps = (n: number): string => formatInt(n);
 const ms = (n: number): string => formatMs(n).replace(/ ms$/, '');
 export { mdCode, mdEscape };
 
-/** Profile text in a status bar label: `$(name)` would render as an icon, so break the syntax. */
-export function noIcons(text: string): string {
-  return text.replace(/\$\(/g, '$\u200b(');
-}
+/** Profile text in a status bar label: one line, and `$(name)` would render as an icon (see labelText). */
+export const noIcons = labelText;
 
 function pctOrDash(p: number | null): string {
   return p === null ? '—' : signedPercent(p);

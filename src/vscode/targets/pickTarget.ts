@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { joinCommandLine, splitCommandLine } from './commandLine';
 import { resolveTarget, targetToSettings, type TargetSettings, type TargetSpec } from './targetSpec';
+import { showInfo } from '../notify';
 
 const REMEMBERED = 'hotpath.target';
 const LAST_CHOICE = 'hotpath.lastTargetName';
@@ -47,7 +48,7 @@ export async function chooseTarget(state: vscode.Memento, options: { forceAsk?: 
   }
   const spec = await askForTarget(folder, options.http);
   await state.update(REMEMBERED, targetToSettings(spec, folder.uri.fsPath));
-  void vscode.window.showInformationMessage(`Hotpath will use "${joinCommandLine(spec.command)}" for this workspace. "Hotpath: Choose Target…" changes it; the hotpath.targets setting keeps it in the repo.`);
+  void showInfo(`Hotpath will use "${joinCommandLine(spec.command)}" for this workspace. "Hotpath: Choose Target…" changes it; the hotpath.targets setting keeps it in the repo.`);
   return spec;
 }
 

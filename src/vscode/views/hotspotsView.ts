@@ -5,9 +5,9 @@ import { rps } from '../status/render';
 import { listBaselines, listProfiles, type ProfileEntry } from './history';
 import type { BaselineSummary } from '../../core/stats/baselineStore';
 import type { ThreadHotspot, ThreadPackage } from '../../core/workflow/analyze';
-import { formatMs, formatPct, labelText } from '../../shared/text';
 import { ownDetail, ownMatters } from '../../core/attribution/rank';
 import type { PreflightCheck } from '../../core/workflow/preflight';
+import { formatBytes, formatMs, formatPct, labelText } from '../../shared/text';
 
 type Node =
   | { kind: 'section'; id: 'checks' | 'hotspots' | 'packages' | 'baselines' | 'profiles' }
@@ -65,14 +65,14 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         item.id = `section:${node.id}`;
         if (node.id === 'checks' && this.session.checks) {
           const warn = this.session.checks.list.filter((c) => c.status === 'warn').length;
-          item.description = `${this.session.checks.phase === 'before' ? 'before' : 'after'} ${this.session.checks.title}${warn ? ` · ${warn} to fix` : ' · all good'}`;
+          item.description = labelText(`${this.session.checks.phase === 'before' ? 'before' : 'after'} ${this.session.checks.title}${warn ? ` · ${warn} to fix` : ' · all good'}`);
         }
         return item;
       }
       case 'check': {
         const c = node.check;
-        const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
-        item.description = c.observed;
+        const item = new vscode.TreeItem(labelText(c.title), vscode.TreeItemCollapsibleState.None);
+        item.description = labelText(c.observed);
         item.tooltip = new vscode.MarkdownString().appendText(`${c.title}\n\nSaw: ${c.observed}${c.advice ? `\n\nWhat to do: ${c.advice}` : ''}`);
         item.iconPath = new vscode.ThemeIcon(c.status === 'pass' ? 'pass' : c.status === 'warn' ? 'warning' : 'info',
           new vscode.ThemeColor(c.status === 'pass' ? 'testing.iconPassed' : c.status === 'warn' ? 'problemsWarningIcon.foreground' : 'problemsInfoIcon.foreground'));
@@ -94,7 +94,13 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const context = h.userCaller
           ? `called from ${h.userCaller.function} ${h.userCaller.file}${h.userCaller.line ? `:${h.userCaller.line}` : ''}`
           : h.asyncContext ?? '';
-        item.tooltip = `${h.function}\n${h.file}${h.line ? `:${h.line}` : ''}\nown ${formatMs(h.ownMs)} (${formatPct(h.ownPct)})${detail ? ` — ${detail}` : ''}\nself ${formatMs(h.selfMs)} (${formatPct(h.selfPct)}), total ${formatMs(h.totalMs)} (${formatPct(h.totalPct)})\n${h.category}${h.package ? ` (${h.package})` : ''}${context ? `\n${context}` : ''}`;
+        // A plain-text tooltip: each line of profile text on its own line, none able to add a line.
+        item.tooltip = [
+          h.function, `${h.file}${h.line ? `:${h.line}` : ''}`,
+          `own ${formatMs(h.ownMs)} (${formatPct(h.ownPct)})${detail ? ` — ${detail}` : ''}`,
+          `self ${formatMs(h.selfMs)} (${formatPct(h.selfPct)}), total ${formatMs(h.totalMs)} (${formatPct(h.totalPct)})`,
+          `${h.category}${h.package ? ` (${h.package})` : ''}`, ...(context ? [context] : []),
+        ].map(labelText).join('\n');
         item.iconPath = new vscode.ThemeIcon(h.category === 'user' ? 'flame' : h.category === 'dependency' ? 'package' : 'symbol-method');
         // Non-user code opens where the user's code calls it: that is the line to change.
         const target = h.category !== 'user' && h.userCaller?.line && path.isAbsolute(h.userCaller.file) ? { file: h.userCaller.file, line: h.userCaller.line } : h.line && path.isAbsolute(h.file) ? { file: h.file, line: h.line } : undefined;
@@ -108,16 +114,16 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const p = node.pkg;
         const item = new vscode.TreeItem(labelText(p.package), vscode.TreeItemCollapsibleState.None);
         item.description = `${formatPct(p.totalPct)} total · ${formatPct(p.selfPct)} self`;
-        item.tooltip = `${p.package}: ${formatMs(p.totalMs)} (${formatPct(p.totalPct)}) with the package on the stack, ${formatMs(p.selfMs)} (${formatPct(p.selfPct)}) in its own code`;
+        item.tooltip = labelText(`${p.package}: ${formatMs(p.totalMs)} (${formatPct(p.totalPct)}) with the package on the stack, ${formatMs(p.selfMs)} (${formatPct(p.selfPct)}) in its own code`);
         item.iconPath = new vscode.ThemeIcon('package');
         item.contextValue = 'hotpath.package';
         return item;
       }
       case 'baseline': {
         const b = node.baseline;
-        const item = new vscode.TreeItem(b.name, vscode.TreeItemCollapsibleState.None);
-        item.description = b.problem ? `unusable: ${b.problem}` : `${b.createdAt.slice(0, 16).replace('T', ' ')} · ${b.requestsPerSecond === null ? '?' : rps(b.requestsPerSecond)} req/s${b.nodeVersion ? ` · Node ${b.nodeVersion}` : ''}`;
-        item.tooltip = `${b.file}\n${b.runCount} runs of ${b.command.join(' ')}`;
+        const item = new vscode.TreeItem(labelText(b.name), vscode.TreeItemCollapsibleState.None);
+        item.description = labelText(b.problem ? `unusable: ${b.problem}` : `${String(b.createdAt).slice(0, 16).replace('T', ' ')} · ${b.requestsPerSecond === null ? '?' : rps(b.requestsPerSecond)} req/s${b.nodeVersion ? ` · Node ${b.nodeVersion}` : ''}`);
+        item.tooltip = [b.file, `${b.runCount} runs of ${b.command.join(' ')}`].map(labelText).join('\n');
         item.iconPath = new vscode.ThemeIcon(b.problem ? 'warning' : 'pinned');
         item.contextValue = 'hotpath.baseline';
         item.resourceUri = vscode.Uri.file(b.file);
@@ -125,9 +131,9 @@ export class HotspotsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'profile': {
         const p = node.profile;
-        const item = new vscode.TreeItem(p.name.replace(/\.cpuprofile$/, ''), vscode.TreeItemCollapsibleState.None);
-        item.description = `${new Date(p.mtimeMs).toLocaleString()} · ${(p.sizeBytes / 1e6).toFixed(1)} MB`;
-        item.tooltip = p.file;
+        const item = new vscode.TreeItem(labelText(p.name.replace(/\.cpuprofile$/, '')), vscode.TreeItemCollapsibleState.None);
+        item.description = `${new Date(p.mtimeMs).toLocaleString()} · ${formatBytes(p.sizeBytes)}`;
+        item.tooltip = labelText(p.file);
         item.iconPath = new vscode.ThemeIcon('graph');
         item.contextValue = 'hotpath.profile';
         item.resourceUri = vscode.Uri.file(p.file);

@@ -8,6 +8,7 @@ import { ownDetail } from '../../core/attribution/rank';
 import { formatPct } from '../../shared/text';
 import { loadedFromAnalysis } from './loadedProfile';
 import { checksOf, type RunResult } from './runs';
+import { showInfo, showWarning } from '../notify';
 
 export interface ApplyContext {
   session: HotpathSession;
@@ -30,7 +31,7 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
   if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath });
-  ctx.flame.show({ model: loaded.model, title: loaded.title, decorate: ctx.decorate?.(loaded) }, options);
+  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, options);
 }
 
 /**
@@ -62,14 +63,14 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       ctx.session.lastBaselineFile = result.path;
       ctx.session.setStatus({ kind: 'baseline', name: result.name, requestsPerSecond: result.summary.requestsPerSecond, p99Ms: result.summary.p99Ms, runs: result.runs.length, file: result.path });
       const summary = `Baseline "${result.name}" saved: ${rps(result.summary.requestsPerSecond)} req/s, p99 ${result.summary.p99Ms.toFixed(2)} ms (mean of ${result.runs.length} runs).${warningNote}`;
-      if (options.notify) void vscode.window.showInformationMessage(`Hotpath: ${summary}`);
+      if (options.notify) void showInfo(`Hotpath: ${summary}`);
       return summary;
     }
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
       const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
       if (options.notify) {
-        const show = result.comparison.verdict === 'slower' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+        const show = result.comparison.verdict === 'slower' ? showWarning : showInfo;
         void show(`Hotpath: ${summary}`);
       }
       return summary;
@@ -79,7 +80,7 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
 
 async function offerProfileActions(summary: string, top: ReturnType<typeof topHotspot>): Promise<void> {
   const actions = top && top.line && path.isAbsolute(top.file) ? ['Open Hot Function'] : [];
-  const choice = await vscode.window.showInformationMessage(`Hotpath: ${summary}`, ...actions);
+  const choice = await showInfo(`Hotpath: ${summary}`, ...actions);
   if (choice === 'Open Hot Function' && top?.line) {
     const pos = new vscode.Position(top.line - 1, Math.max(0, (top.column ?? 1) - 1));
     await vscode.window.showTextDocument(vscode.Uri.file(top.file), { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });

@@ -2,8 +2,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildAnnotations } from '../../core/annotate';
 import type { Attribution } from '../../core/attribution';
-import { loadProfile, type ProfileModel } from '../../core/profile';
-import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type ThreadPackage } from '../../core/workflow/analyze';
+import type { ProfileModel } from '../../core/profile';
+import { type CancellationToken, neverCancelled } from '../../core/common/cancellation';
+import { loadProfileInWorker } from './profileLoader';
+import type { ThreadHotspot, ThreadPackage } from '../../core/workflow/analyze';
 import type { V8FunctionSignals } from '../../core/v8/types';
 import type { LoadedProfile } from '../session';
 
@@ -31,12 +33,11 @@ export function loadedFromAnalysis(profilePath: string, analysed: AnalysedProfil
 
 /**
  * A .cpuprofile from disk (any format the core reads), source-mapped, with the V8 signals saved beside
- * it when a Hotpath run recorded them, and attributed to lines. Errors say what is wrong with the file.
+ * it when a Hotpath run recorded them — read, parsed and laid out in a worker thread, never on the
+ * extension host's main thread. `before`: a differential flamegraph against that profile. Errors say
+ * what is wrong with the file; cancelling stops the worker.
  */
-export async function loadedFromFile(file: string): Promise<LoadedProfile> {
-  const model = await loadProfile(file, { sourceMaps: true, thread: 'main' });
-  const v8 = await attachV8(model, file, undefined).catch(() => undefined);
-  const analysis = await analyzeModel(model, { thread: 'main', limit: 50, profilePath: file, v8Raw: v8?.raw });
-  annotateHotspots(analysis.hotspots, analysis.attribution, v8?.v8Functions);
-  return loadedFromAnalysis(file, { model, attribution: analysis.attribution, hotspots: analysis.hotspots, packages: analysis.packages, v8Functions: v8?.v8Functions });
+export async function loadedFromFile(file: string, options: { before?: string; token?: CancellationToken; onProgress?: (stage: string, fraction: number) => void } = {}): Promise<LoadedProfile> {
+  const r = await loadProfileInWorker({ file, before: options.before, maxFunctions: maxFunctions(), limit: 50 }, options.token ?? neverCancelled, options.onProgress);
+  return { profilePath: file, title: path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload };
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { effectiveNodeEnv, type TargetSpec } from '../targets/targetSpec';
+import { showWarning } from '../notify';
 
 const DISMISSED = 'hotpath.nodeEnvDismissed';
 
@@ -22,7 +23,7 @@ export async function confirmNodeEnv(target: TargetSpec, state: vscode.Memento):
   const dismissed = state.get<string[]>(DISMISSED) ?? [];
   if (dismissed.includes(target.name)) return target;
   const seen = nodeEnv === undefined ? 'is not set' : `is '${nodeEnv}'`;
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarning(
     `Hotpath: NODE_ENV ${seen} for "${target.name}", so the app runs in development mode: frameworks skip caches and add checks that production does not, and the profile will rank that work. Run with NODE_ENV=production?`,
     NODE_ENV_ACTIONS.production, NODE_ENV_ACTIONS.anyway, NODE_ENV_ACTIONS.never,
   );

@@ -8,6 +8,7 @@ import { rps } from '../status/render';
 import { applyResult, type ApplyContext } from './applyResult';
 import { checksOf, executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
 import { checksBeforeRun } from '../../core/workflow/preflight';
+import { progressText, showError, showInfo } from '../notify';
 
 export class RunBusyError extends Error {}
 
@@ -88,7 +89,7 @@ export class RunController implements vscode.Disposable {
     const title = `Hotpath: ${RUN_TITLES[request.kind]}`;
     this.lastError = undefined;
     try {
-      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(title), cancellable: true }, async (progress, token) => {
         let done = 0;
         const { result } = await this.execute(request, {
           token, notify: true,
@@ -98,7 +99,7 @@ export class RunController implements vscode.Disposable {
             done = Math.max(done, fraction);
             // The core's load messages already carry the live rate; add it only where they do not.
             const live = p.requestsPerSecond !== undefined && !p.message.includes('req/s') ? ` · ${rps(p.requestsPerSecond)} req/s` : '';
-            progress.report({ message: `${p.message}${live}`, increment });
+            progress.report({ message: progressText(`${p.message}${live}`), increment });
           },
         });
         return result;
@@ -106,11 +107,11 @@ export class RunController implements vscode.Disposable {
     } catch (err) {
       this.lastError = err;
       if (isHotpathError(err, ErrorCode.Cancelled)) {
-        void vscode.window.showInformationMessage(`${title} cancelled${request.kind === 'attach' ? '; the process keeps running' : '; the app was stopped'}.`);
+        void showInfo(`${title} cancelled${request.kind === 'attach' ? '; the process keeps running' : '; the app was stopped'}.`);
         return undefined;
       }
       if (isHotpathError(err, ErrorCode.BaselineNotFound)) return undefined; // the command offers to create one
-      const choice = await vscode.window.showErrorMessage(`${title} failed: ${errorMessage(err)}`, 'Show Log');
+      const choice = await showError(`${title} failed: ${errorMessage(err)}`, 'Show Log');
       if (choice === 'Show Log') this.ctx.log.show(true);
       return undefined;
     }

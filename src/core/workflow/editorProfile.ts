@@ -1,0 +1,67 @@
+/**
+ * Everything an editor shows of a .cpuprofile file, computed in one place so it can run off the
+ * editor's main thread (VS Code runs it in a worker thread: src/vscode/workflow/profileWorker.ts):
+ * the model, hotspots without Hotpath's own frames, V8's signals saved beside the profile, the
+ * per-file annotations and the flamegraph payload (the costly parts on a big profile).
+ */
+import * as path from 'node:path';
+import { buildAnnotations, type Annotations } from '../annotate';
+import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
+import { buildDiffPayload, buildFlamePayload } from '../flame';
+import { loadProfile, type ProfileModel } from '../profile';
+import { addV8FlameExtras } from '../v8/flameExtras';
+import type { V8FunctionSignals } from '../v8/types';
+import type { FlamePayload } from '../../shared/flame/payload';
+import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type ThreadPackage } from './analyze';
+
+export interface EditorProfileRequest {
+  file: string;
+  /** Differential view: the profile this one is compared with. */
+  before?: string;
+  maxFunctions: number;
+  limit?: number;
+}
+
+export interface EditorProfile {
+  model: ProfileModel;
+  hotspots: ThreadHotspot[];
+  /** Per npm package totals (the Hotspots view's dependency group). */
+  packages: ThreadPackage[];
+  v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
+  annotations: Annotations;
+  /** The flamegraph, ready to send (differential when `before` was given). */
+  payload: FlamePayload;
+  before?: ProfileModel;
+}
+
+export type EditorProgress = (stage: string, fraction: number) => void;
+
+export async function loadEditorProfile(request: EditorProfileRequest, token: CancellationToken = neverCancelled, progress: EditorProgress = () => {}): Promise<EditorProfile> {
+  const title = path.basename(request.file);
+  progress(`Reading ${title}`, 0.05);
+  const model = await loadProfile(request.file, { sourceMaps: true, thread: 'main', token });
+  throwIfCancelled(token, 'Opening the profile');
+  progress('Reading V8 signals', 0.55);
+  const v8 = await attachV8(model, request.file, undefined).catch(() => undefined);
+  progress('Placing time on lines', 0.6);
+  // Attribution reads the hot functions' sources (bounded, cancellable): call-site lines, inlined code
+  // placed in its own file, own cost. Hotpath's own frames are left out of the rankings.
+  const analysis = await analyzeModel(model, { thread: 'main', limit: request.limit ?? 50, profilePath: request.file, v8Raw: v8?.raw, token });
+  const { hotspots, packages } = analysis;
+  annotateHotspots(hotspots, analysis.attribution, v8?.v8Functions);
+  throwIfCancelled(token, 'Opening the profile');
+  progress('Building annotations', 0.75);
+  const annotations = buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots, maxFunctions: request.maxFunctions });
+  let before: ProfileModel | undefined;
+  if (request.before) {
+    progress(`Reading ${path.basename(request.before)}`, 0.8);
+    before = await loadProfile(request.before, { sourceMaps: true, thread: 'main', token });
+  }
+  throwIfCancelled(token, 'Opening the profile');
+  progress('Building the flamegraph', 0.9);
+  const payload = before
+    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!) })
+    : buildFlamePayload(model, { title });
+  if (!before && v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
+  return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}) };
+}
