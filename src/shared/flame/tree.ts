@@ -194,6 +194,56 @@ export function filterTree(tree: FrameTree, hidden: (func: number) => boolean): 
   return { tree: normalized, mapTo };
 }
 
+/**
+ * Fold runs of frames that belong to one group (an npm package) into one frame: a frame whose group's
+ * frame is its parent merges into that parent (its self time and children go there); the first frame
+ * of a run becomes the group's frame (`groupFunc(f)`, a function index standing for the group). Code
+ * the package calls back (the user's callbacks) stays a child of the package's frame. Returns the new
+ * tree and, per old frame, the new frame it maps to.
+ */
+export function collapseTree(tree: FrameTree, groupFunc: (func: number) => number): { tree: FrameTree; mapTo: Int32Array } {
+  const n = tree.count;
+  const mapTo = new Int32Array(n);
+  const parent = new Int32Array(n);
+  const func = new Int32Array(n);
+  const self = new Float64Array(n);
+  const extra = tree.extraUs ? new Float64Array(n) : undefined;
+  const key = new Map<number, number>();
+  let span = maxFunc(tree) + 1;
+  for (let i = 0; i < n; i++) span = Math.max(span, groupFunc(tree.func[i]) + 1);
+  let m = 1;
+  parent[0] = -1;
+  func[0] = tree.func[0];
+  self[0] = tree.selfUs[0];
+  if (extra) extra[0] = tree.extraUs![0];
+  for (let i = 1; i < n; i++) {
+    const into = mapTo[tree.parent[i]];
+    const g = groupFunc(tree.func[i]);
+    let target: number;
+    if (g >= 0 && func[into] === g) {
+      target = into;
+    } else {
+      const f = g >= 0 ? g : tree.func[i];
+      const k = into * span + f;
+      const found = key.get(k);
+      if (found === undefined) {
+        target = m++;
+        key.set(k, target);
+        parent[target] = into;
+        func[target] = f;
+      } else {
+        target = found;
+      }
+    }
+    mapTo[i] = target;
+    self[target] += tree.selfUs[i];
+    if (extra) extra[target] += tree.extraUs![i];
+  }
+  const { tree: normalized, newIndex } = normalizeTree(m, parent, func, self, extra);
+  for (let i = 0; i < n; i++) mapTo[i] = newIndex[mapTo[i]];
+  return { tree: normalized, mapTo };
+}
+
 function maxFunc(tree: { count: number; func: Int32Array }): number {
   let max = 0;
   for (let i = 0; i < tree.count; i++) if (tree.func[i] > max) max = tree.func[i];
