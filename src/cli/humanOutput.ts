@@ -6,8 +6,8 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
-import type { MetricComparison } from '../core/stats/compare';
-import { displayPath, int, location, ms, pct, signedPct } from './format';
+import { displayPath, int, location, pct } from './format';
+import { comparisonTable, VERDICT_WORD } from './comparisonText';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
@@ -114,17 +114,18 @@ export function renderBaseline(r: BaselineResult, cwd: string): string {
   return `Hotpath baseline '${r.name}': ${r.target.command.join(' ')} (Node ${r.target.nodeVersion})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
-function metricLine(label: string, m: MetricComparison, fmt: (n: number) => string): string {
-  const change = m.diffPct === null ? '' : `  ${signedPct(m.diffPct)}`;
-  const ci = m.ciLowPct !== null && m.ciHighPct !== null ? ` (95% CI ${signedPct(m.ciLowPct)} … ${signedPct(m.ciHighPct)}` : ' (untested';
-  const p = m.pValue !== null ? `, p=${m.pValue < 0.001 ? '<0.001' : m.pValue.toFixed(3)})` : ')';
-  return `  ${label} ${fmt(m.baselineMean)} → ${fmt(m.currentMean)}${change}${ci}${p}${m.significant ? '' : ' — not significant'}\n`;
+/** `compareCommand`: the `hotpath compare` line to suggest when the baseline ran on another commit. */
+export function renderVerify(r: VerifyResult, compareCommand?: string): string {
+  const c = r.comparison;
+  return `Hotpath verify against '${r.name}' (baseline of ${r.baseline.createdAt}): ${r.target.command.join(' ')}\n` +
+    comparisonTable(c, ['baseline', 'now']) +
+    `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${c.summary}\n` + warningsBlock(r.warnings) +
+    (r.interleavedCompare && compareCommand ? `\n${interleavedHint(r.interleavedCompare)}\n  ${compareCommand}\n` : '');
 }
 
-export function renderVerify(r: VerifyResult): string {
-  const c = r.comparison;
-  const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
-  return `Hotpath verify against '${r.name}' (baseline of ${r.baseline.createdAt}): ${r.target.command.join(' ')}\n` +
-    metricLine('req/s:', c.requestsPerSecond, int) + metricLine('p99:  ', c.p99Ms, ms) +
-    `  ${c.method}\n\nVerdict: ${verdict} — ${c.summary}\n` + warningsBlock(r.warnings);
+/** Why an interleaved comparison with the baseline's commit is the better test. */
+export function interleavedHint(c: NonNullable<VerifyResult['interleavedCompare']>): string {
+  const now = c.currentCommit === c.base ? 'has uncommitted changes' : `is at ${c.currentCommit ? c.currentCommit.slice(0, 10) : 'another state'}${c.currentDirty ? ' with uncommitted changes' : ''}`;
+  const dirty = c.baselineDirty ? ' (the baseline itself had uncommitted changes, which the commit does not contain)' : '';
+  return `The baseline was recorded at commit ${c.base.slice(0, 10)}${dirty} and the working tree ${now}. For a verdict that machine drift cannot fake, run both side by side, interleaved:`;
 }

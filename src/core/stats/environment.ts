@@ -96,8 +96,9 @@ function nodeEnvDiffers(b: RunEnvironment, c: RunEnvironment): Warning | undefin
   return {
     code: 'ENV_NODE_ENV_DIFFERS',
     message:
-      `NODE_ENV was ${quoted(b.nodeEnv)} for the baseline and is ${quoted(c.nodeEnv)} now: frameworks such as Express ` +
-      "do different work (view caching, verbose errors) depending on it, so the comparison mixes two configurations. Set the same NODE_ENV for both.",
+      `NODE_ENV was ${quoted(b.nodeEnv)} for the baseline and is ${quoted(c.nodeEnv)} now. If switching NODE_ENV is the change ` +
+      'you are verifying, the verdict measures exactly that. Otherwise the comparison mixes two configurations (frameworks such as ' +
+      'Express cache views and skip checks only in production): record the baseline again with the same NODE_ENV.',
   };
 }
 

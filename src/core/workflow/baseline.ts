@@ -41,6 +41,12 @@ export interface VerifyResult {
   baseline: { createdAt: string; runs: RunSummary[]; nodeVersion: string; nodeEnv: string | null };
   comparison: Comparison;
   warnings: Warning[];
+  /**
+   * Set when the baseline recorded a git commit and the working tree is not that commit (another HEAD
+   * or uncommitted changes): `hotpath compare --base <base>` measures both interleaved, which a verify
+   * against old runs cannot.
+   */
+  interleavedCompare?: { base: string; baselineDirty: boolean; currentCommit: string | null; currentDirty: boolean | null };
 }
 
 export function baselineDir(request: { cwd: string; storeDir?: string }): string {
@@ -97,7 +103,12 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   if (differs.length) {
     warnings.push({ code: 'LOAD_DIFFERS', message: `The load differs from the baseline's (${differs.map((k) => `${k}: ${baseline.load[k]} → ${measured.loadOptions[k]}`).join(', ')}), so the comparison mixes two workloads. Re-run without those options, or record a new baseline.` });
   }
+  const base = baseline.environment.gitCommit;
+  const interleavedCompare = base && (environment.gitCommit !== base || environment.gitDirty === true)
+    ? { base, baselineDirty: baseline.environment.gitDirty === true, currentCommit: environment.gitCommit, currentDirty: environment.gitDirty }
+    : undefined;
   return {
+    ...(interleavedCompare ? { interleavedCompare } : {}),
     kind: 'verify', name: request.name, target: targetInfo(request, measured), loadOptions: measured.loadOptions,
     runs: current, load: medianResult(measured.results),
     baseline: { createdAt: baseline.createdAt, runs: baseline.runs, nodeVersion: baseline.environment.nodeVersion, nodeEnv: baseline.environment.nodeEnv },

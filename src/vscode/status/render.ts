@@ -2,8 +2,9 @@
  * The status bar item as a pure function of one state value (no vscode import, unit-tested in plain Node).
  * The adapter in statusBar.ts only copies the result onto the item.
  */
-import type { Comparison } from '../../core/stats/compare';
-import { signedPercent } from '../../core/stats/formatComparison';
+import type { Comparison, MetricResult } from '../../core/stats/metrics';
+import { percentLevel } from '../../core/stats/metrics';
+import { movedText, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
 import { formatInt, formatMs, mdCode, mdEscape } from '../../shared/text';
 import type { WorkflowStage } from '../../core/workflow/progress';
 
@@ -37,33 +38,39 @@ export function noIcons(text: string): string {
   return text.replace(/\$\(/g, '$\u200b(');
 }
 
-function pctOrDash(p: number | null): string {
-  return p === null ? '—' : signedPercent(p);
+/** The comparison's metrics as a Markdown table: both sides' geometric means, the change, its interval. */
+export function metricsTable(c: Comparison, sides: [string, string]): string[] {
+  const level = percentLevel(c.metricConfidenceLevel);
+  const value = (m: MetricResult, v: number) => (m.unit === 'ms' ? `${ms(v)} ms` : rps(v));
+  const rows = Object.values(c.metrics).map((m) => {
+    const ci = m.ciLow === null || m.ciHigh === null ? 'untested' : `${ratioPercent(m.ciLow, 1)} … ${ratioPercent(m.ciHigh, 1)}`;
+    const mark = m.significant ? ' **✓**' : '';
+    return `| ${mdEscape(m.label === 'p99' || m.label === 'p50' ? `${m.label} latency` : m.label)}${m.inVerdict ? '' : ' *(info)*'} | ${value(m, m.a.geomean)} | ${value(m, m.b.geomean)} | ${ratioPercent(m.ratio)}${mark} | ${ci} | ${m.pValue === null ? '—' : m.pValue < 0.001 ? '< 0.001' : m.pValue.toFixed(3)} |`;
+  });
+  return [`| | ${mdEscape(sides[0])} | ${mdEscape(sides[1])} | change | ${level} CI | p |`, '|---|---:|---:|---:|---:|---:|', ...rows];
 }
+
+export function verdictText(c: Comparison): string {
+  return c.moved.length ? `${VERDICT_TEXT[c.verdict]} (${movedText(c)} moved)` : c.tested ? VERDICT_TEXT[c.verdict] : 'no test (too few runs)';
+}
+
+const toneOf = (c: Comparison): StatusTone => (c.verdict === 'faster' ? 'faster' : c.verdict === 'slower' ? 'slower' : 'neutral');
 
 function renderVerified(s: Extract<StatusState, { kind: 'verified' }>): RenderedStatus {
   const c = s.comparison;
-  const r = c.requestsPerSecond;
-  const p = c.p99Ms;
-  const change = r.diffPct === null ? '' : ` ${signedPercent(r.diffPct)} vs baseline`;
-  const tone: StatusTone = c.verdict === 'faster' ? 'faster' : c.verdict === 'slower' ? 'slower' : 'neutral';
+  const r = c.metrics.requestsPerSecond;
   const note = c.verdict === 'no-significant-change' ? ' (no significant change)' : '';
-  const level = `${Math.round(c.confidenceLevel * 100)}%`;
-  const ci = r.ciLowPct !== null && r.ciHighPct !== null ? `${level} CI ${signedPercent(r.ciLowPct, 1)} … ${signedPercent(r.ciHighPct, 1)}` : 'not testable (too few runs)';
   const lines = [
-    `**Hotpath: verify vs baseline "${mdEscape(s.name)}"** — ${mdEscape(c.verdict === 'no-significant-change' ? 'no significant change' : c.verdict)}`,
+    `**Hotpath: verify vs baseline "${mdEscape(s.name)}"** — ${mdEscape(verdictText(c))}`,
     '',
-    '| | baseline | now | change |',
-    '|---|---:|---:|---:|',
-    `| req/s | ${rps(r.baselineMean)} | ${rps(r.currentMean)} | ${pctOrDash(r.diffPct)} |`,
-    `| p99 latency | ${ms(p.baselineMean)} ms | ${ms(p.currentMean)} ms | ${pctOrDash(p.diffPct)} |`,
+    ...metricsTable(c, ['baseline', 'now']),
     '',
-    `req/s change: ${ci}; p = ${r.pValue === null ? '—' : r.pValue < 0.001 ? '< 0.001' : r.pValue.toFixed(3)} (${mdEscape(c.method)}, n = ${c.n.baseline} vs ${c.n.current} runs).`,
+    `${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
     ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
     '',
     '[$(refresh) Verify again](command:hotpath.verifyAgainstBaseline) · [$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(go-to-file) Open baseline](command:hotpath.baselines.open)',
   ];
-  return { text: `$(pulse) ${rps(r.currentMean)} req/s${change}${note}`, tooltip: lines.join('\n'), tone, command: 'hotpath.verifyAgainstBaseline' };
+  return { text: `$(pulse) ${rps(r.b.geomean)} req/s ${ratioPercent(r.ratio)} vs baseline${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: 'hotpath.verifyAgainstBaseline' };
 }
 
 export function renderStatus(state: StatusState): RenderedStatus {
