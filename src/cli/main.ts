@@ -14,7 +14,9 @@ import { renderBaseline, renderProfile, renderReport, renderVerify } from './hum
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
+import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport } from './htmlReport';
+import { compareJson, renderCompare } from './compareOutput';
+import { compareVariants } from '../core/workflow/compare';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
 
@@ -48,6 +50,12 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
     case 'verify':
       return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+    case 'compare':
+      return compareVariants({
+        ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
+        interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile,
+        samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, v8: args.v8,
+      }, deps);
   }
 }
 
@@ -61,6 +69,15 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
     return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
   }
+  if (result.kind === 'compare') {
+    if (!result.profiles) return null;
+    try {
+      return await writeCompareReport(result, htmlPathFor(result.profiles.b.path).replace(/-b\.html$/, '-compare.html'));
+    } catch (err) {
+      process.stderr.write(`hotpath: could not write the differential flamegraph HTML: ${errorMessage(err)}\n`);
+      return null;
+    }
+  }
   if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
     try {
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
@@ -71,13 +88,33 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   return null;
 }
 
-function render(result: AnyResult, cwd: string): string {
+function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null): string {
+  const cwd = args.cwd;
+  const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, cwd)} (open it in a browser)\n` : '';
   switch (result.kind) {
-    case 'profile': case 'script': return renderProfile(result, cwd);
-    case 'report': return renderReport(result, cwd);
+    case 'profile': case 'script': return renderProfile(result, cwd) + flameLine;
+    case 'report': return renderReport(result, cwd) + flameLine;
     case 'baseline': return renderBaseline(result, cwd);
-    case 'verify': return renderVerify(result);
+    case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
+    case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
   }
+}
+
+/** The same command line as `hotpath compare --base <commit>`: what to run after a verify against an older commit. */
+export function compareCommandFor(argv: string[], base: string): string {
+  const dashdash = argv.indexOf('--');
+  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
+  const command = dashdash === -1 ? [] : argv.slice(dashdash);
+  const kept: string[] = [];
+  for (let i = 0; i < own.length; i++) {
+    const a = own[i];
+    if (a === 'verify') continue;
+    if (a === '--runs' || a === '--name') { i++; continue; }
+    if (/^--(runs|name)=/.test(a) || a === '--json') continue;
+    kept.push(a);
+  }
+  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  return ['hotpath', 'compare', '--base', base.slice(0, 12), ...kept, ...command].map(quote).join(' ');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -107,10 +144,9 @@ export async function main(argv: string[]): Promise<number> {
     const result = await run(args, cts, progress);
     const flamegraphPath = await writeFlamegraph(args, result);
     progress.stop();
-    const json = flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
-    const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
-    process.stdout.write(args.json ? JSON.stringify(json, null, 2) + '\n' : render(result, args.cwd) + flameLine);
-    return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+    const json = result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
+    process.stdout.write(args.json ? JSON.stringify(json, null, 2) + '\n' : render(result, args, flamegraphPath));
+    return (result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

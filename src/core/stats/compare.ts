@@ -1,15 +1,16 @@
 import { comparisonWarnings } from './comparisonWarnings';
 import { formatSummary } from './formatComparison';
-import { compareMetricSamples, HTTP_METRICS, type Comparison, type MetricOptions } from './metrics';
+import { availableSpecs, compareMetricSamples, HTTP_METRICS, type Comparison, type MetricOptions } from './metrics';
 import type { RunSummary } from './runSummary';
 
 export type { Comparison, MetricResult, Verdict } from './metrics';
 
 /** A run's observations by metric name (HTTP_METRICS). */
-export function httpSamples(runs: readonly RunSummary[]): Record<keyof typeof HTTP_METRICS, number[]> {
+export function httpSamples(runs: readonly RunSummary[]): Record<keyof typeof HTTP_METRICS, Array<number | undefined>> {
   return {
     requestsPerSecond: runs.map((r) => r.requestsPerSecond),
     p99LatencyMs: runs.map((r) => r.p99Ms),
+    cpuMsPerRequest: runs.map((r) => r.cpuMsPerRequest),
     // Baselines written before p50 was kept have none: fall back to p99 there rather than fail.
     p50LatencyMs: runs.map((r) => (r.p50Ms > 0 ? r.p50Ms : r.p99Ms)),
   };
@@ -34,14 +35,12 @@ export function compareRuns(baseline: readonly RunSummary[], current: readonly R
   }
   const a = httpSamples(baseline);
   const b = httpSamples(current);
-  const set = compareMetricSamples(HTTP_METRICS, {
-    requestsPerSecond: { a: a.requestsPerSecond, b: b.requestsPerSecond },
-    p99LatencyMs: { a: a.p99LatencyMs, b: b.p99LatencyMs },
-    p50LatencyMs: { a: a.p50LatencyMs, b: b.p50LatencyMs },
-  }, 'independent', options);
+  const samples = Object.fromEntries(Object.keys(HTTP_METRICS).map((k) => [k, { a: a[k as keyof typeof a], b: b[k as keyof typeof b] }]));
+  const specs = availableSpecs(HTTP_METRICS, samples);
+  const set = compareMetricSamples(specs, samples as Record<string, { a: number[]; b: number[] }>, 'independent', options);
   const warnings = comparisonWarnings({
     set, primary: 'requestsPerSecond',
-    sides: [{ name: 'Baseline', values: a.requestsPerSecond }, { name: 'Current', values: b.requestsPerSecond }],
+    sides: [{ name: 'Baseline', values: a.requestsPerSecond as number[] }, { name: 'Current', values: b.requestsPerSecond as number[] }],
     failedRuns: { failing: [...baseline, ...current].filter((r) => r.errors > 0).length, total: baseline.length + current.length },
     moreData: 'Use --runs 5 or more for both the baseline and the verify, or `hotpath compare` (interleaved pairs)',
   });

@@ -76,7 +76,9 @@ function mixed({ set }: WarningInput): Warning | undefined {
   const list = (ms: MetricResult[]) => ms.map((m) => `${m.label} ${ratioPercent(m.ratio)}`).join(', ');
   return {
     code: 'MIXED_CHANGE',
-    message: `${list(better)} improved but ${list(worse)} got significantly worse: the verdict is "slower" because a regression in any verdict metric is one (the slowest requests pay for the gain).`,
+    message: set.verdict === 'slower'
+      ? `${list(better)} improved but ${list(worse)} got significantly worse: the verdict is "slower" because a regression in a user-facing metric is one (throughput bought with tail latency is paid by the slowest requests).`
+      : `${list(better)} improved but ${list(worse)} got significantly worse: the verdict follows what users see (throughput, latency, wall time); the CPU time per request or run went up.`,
   };
 }
 

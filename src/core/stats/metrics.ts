@@ -3,6 +3,8 @@ import type { Warning } from '../common/warnings';
 import { geometricMean, halfWidthPct, independentLogRatio, pairedLogRatio, type RatioEstimate } from './logRatio';
 
 export type Verdict = 'faster' | 'slower' | 'no-significant-change';
+/** The two sides of a comparison: a is the reference (the baseline, `--base`, the first `--node`), b the candidate. */
+export type SideKey = 'a' | 'b';
 export type Better = 'higher' | 'lower';
 /** independent: verify (K runs, then K runs later); paired: compare (A B B A … pairs). */
 export type Design = 'independent' | 'paired';
@@ -14,20 +16,36 @@ export interface MetricSpec {
   better: Better;
   /** Part of the verdict (and of the multiple-comparison family); otherwise reported only. */
   inVerdict: boolean;
+  /**
+   * A verdict metric that decides only when the user-facing ones (throughput, latency, wall time) show
+   * no significant change: CPU time, which another program on the machine cannot inflate the way it
+   * inflates elapsed time, so it still sees a change that the busy machine hides from req/s.
+   */
+  supporting?: boolean;
 }
 
 /** Per-run observations of HTTP load runs. Latency percentiles come from each run's own histogram. */
 export const HTTP_METRICS = {
   requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true },
   p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true },
+  /** The app process's CPU time per response during the measured load. */
+  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true },
   p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false },
 } as const satisfies Record<string, MetricSpec>;
 
 /** Per-run observations of a command that runs to completion: wall time and CPU time of its processes. */
 export const SCRIPT_METRICS = {
   wallMs: { label: 'wall time', unit: 'ms', better: 'lower', inVerdict: true },
-  cpuMs: { label: 'CPU time', unit: 'ms', better: 'lower', inVerdict: true },
+  cpuMs: { label: 'CPU time', unit: 'ms', better: 'lower', inVerdict: true, supporting: true },
 } as const satisfies Record<string, MetricSpec>;
+
+/** The specs for which every run has a value (CPU time may be unreadable, or missing in old baselines). */
+export function availableSpecs(specs: MetricSpecs, samples: Record<string, { a: readonly (number | undefined)[]; b: readonly (number | undefined)[] }>): MetricSpecs {
+  return Object.fromEntries(Object.entries(specs).filter(([name]) => {
+    const s = samples[name];
+    return s && s.a.length > 0 && s.b.length > 0 && [...s.a, ...s.b].every((v) => v !== undefined && v > 0 && Number.isFinite(v));
+  }));
+}
 
 export type MetricSpecs = Record<string, MetricSpec>;
 
@@ -123,8 +141,10 @@ function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number
  * a metric is significant exactly when its interval excludes 1. Metrics outside the verdict (p50) are
  * shown at the same level.
  *
- * Verdict: 'slower' when a verdict metric got significantly worse (a p99 regression is a regression,
- * even with more throughput), else 'faster' when one got significantly better, else no significant change.
+ * Verdict: decided by the user-facing verdict metrics (req/s and p99; wall time) when any of them moved —
+ * 'slower' when one got significantly worse (a p99 regression is a regression, even with more
+ * throughput), else 'faster'; when none of them moved, by the supporting ones (CPU time) the same way;
+ * else no significant change.
  */
 export function compareMetricSamples(
   specs: MetricSpecs,
@@ -149,7 +169,9 @@ export function compareMetricSamples(
     nB = Math.max(nB, s.b.length);
   }
   const moved = family.filter((n) => metrics[n].significant);
-  const verdict: Verdict = moved.some((n) => metrics[n].change === 'worse') ? 'slower' : moved.length ? 'faster' : 'no-significant-change';
+  const primaryMoved = moved.filter((n) => !specs[n].supporting);
+  const deciding = primaryMoved.length ? primaryMoved : moved;
+  const verdict: Verdict = deciding.some((n) => metrics[n].change === 'worse') ? 'slower' : deciding.length ? 'faster' : 'no-significant-change';
   const tested = nA >= 2 && nB >= 2;
   const level = 1 - alpha;
   const metricLevel = 1 - alphaEach;

@@ -64,7 +64,7 @@ function medianResult(results: LoadResult[]): LoadResult {
 
 export async function establishBaseline(request: BaselineRequest, deps: WorkflowDeps = {}): Promise<BaselineResult> {
   const measured = await measureRuns(request, request.load, request.runs, deps);
-  const runs = measured.results.map(summarizeRun);
+  const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const baseline: Baseline = {
     version: 1, name: request.name, createdAt: new Date().toISOString(), command: request.command, cwd: request.cwd,
@@ -95,7 +95,7 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   const load: LoadOptionsInput = { ...baselineLoad, ...request.load };
   const runs = request.runs ?? baseline.runs.length;
   const measured = await measureRuns(request, load, runs, deps);
-  const current = measured.results.map(summarizeRun);
+  const current = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
   const comparison = compareRuns(baseline.runs, current);
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];

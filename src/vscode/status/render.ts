@@ -26,7 +26,7 @@ export interface RenderedStatus {
 }
 
 const STAGE_LABEL: Record<WorkflowStage, string> = {
-  starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
+  preparing: 'Preparing', starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
 };
 
 export const rps = (n: number): string => formatInt(n);
