@@ -41,6 +41,7 @@ Compare (A and B run alternately in pairs, A B B A …, on fresh processes; anal
   --min-pairs N, --max-pairs N  bounds of the adaptive run (5, 40)
   --prepare CMD             run CMD in each side's folder first (e.g. "npm run build"), through the shell
   --no-profile              skip the profile of each side (no differential flamegraph or function diff)
+  --alpha A                 verify, compare: chance of calling a change that is not there (default 0.05)
   load per run defaults to --duration 3 --warmup 1 (many short runs, interleaved, beat a few long ones)
 
 Target options:
@@ -73,7 +74,7 @@ const OPTIONS = {
   base: { type: 'string' }, node: { type: 'string', multiple: true }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true },
   'node-arg-a': { type: 'string', multiple: true }, 'node-arg-b': { type: 'string', multiple: true }, 'label-a': { type: 'string' }, 'label-b': { type: 'string' },
   pairs: { type: 'string' }, 'target-ci': { type: 'string' }, budget: { type: 'string' }, 'min-pairs': { type: 'string' }, 'max-pairs': { type: 'string' },
-  prepare: { type: 'string' }, 'no-profile': { type: 'boolean' },
+  prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, alpha: { type: 'string' },
   timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -108,6 +109,8 @@ export interface CliArgs {
   help: boolean;
   /** compare: the variants and how long to measure. */
   compare?: CompareArgs;
+  /** verify/compare: the family-wise significance level (default 0.05). */
+  alpha?: number;
   /** The arguments as given (to suggest a `hotpath compare` line after a verify). */
   argv: string[];
 }
@@ -224,6 +227,10 @@ export function parseCli(rawArgv: string[]): CliArgs {
   const compareOnly = (['base', 'node', 'env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'pairs', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
   if (compareOnly && subcommand !== 'compare') throw invalidOption(`--${compareOnly} works with \`hotpath compare\` only.`);
   const compare = subcommand === 'compare' ? compareArgs(values) : undefined;
+  if (values.alpha !== undefined && subcommand !== 'compare' && subcommand !== 'verify') throw invalidOption('--alpha works with `hotpath verify` and `hotpath compare`.');
+  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 0.5)) throw invalidOption(`--alpha must be between 0 and 0.5, e.g. 0.01 (got '${values.alpha}').`);
+  if (compare && alpha !== undefined) compare.interleave.alpha = alpha;
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -268,6 +275,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
     verbose: Boolean(values.verbose),
     help: false,
     compare,
+    alpha,
     argv: rawArgv,
   };
 }

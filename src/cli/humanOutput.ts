@@ -8,6 +8,7 @@ import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
 import { displayPath, int, location, pct } from './format';
 import { comparisonTable, VERDICT_WORD } from './comparisonText';
+import { interleavedHint } from './compareHint';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
@@ -110,7 +111,7 @@ export function renderReport(r: ReportResult, cwd: string): string {
 }
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {
-  const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms`).join('\n');
+  const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms${x.cpuMsPerRequest !== undefined ? `, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request` : ''}`).join('\n');
   return `Hotpath baseline '${r.name}': ${r.target.command.join(' ')} (Node ${r.target.nodeVersion})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
@@ -121,11 +122,4 @@ export function renderVerify(r: VerifyResult, compareCommand?: string): string {
     comparisonTable(c, ['baseline', 'now']) +
     `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${c.summary}\n` + warningsBlock(r.warnings) +
     (r.interleavedCompare && compareCommand ? `\n${interleavedHint(r.interleavedCompare)}\n  ${compareCommand}\n` : '');
-}
-
-/** Why an interleaved comparison with the baseline's commit is the better test. */
-export function interleavedHint(c: NonNullable<VerifyResult['interleavedCompare']>): string {
-  const now = c.currentCommit === c.base ? 'has uncommitted changes' : `is at ${c.currentCommit ? c.currentCommit.slice(0, 10) : 'another state'}${c.currentDirty ? ' with uncommitted changes' : ''}`;
-  const dirty = c.baselineDirty ? ' (the baseline itself had uncommitted changes, which the commit does not contain)' : '';
-  return `The baseline was recorded at commit ${c.base.slice(0, 10)}${dirty} and the working tree ${now}. For a verdict that machine drift cannot fake, run both side by side, interleaved:`;
 }

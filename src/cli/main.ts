@@ -16,6 +16,7 @@ import { ProgressView } from './progressBar';
 import { displayPath } from './format';
 import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport } from './htmlReport';
 import { compareJson, renderCompare } from './compareOutput';
+import { compareCommandFor } from './compareHint';
 import { compareVariants } from '../core/workflow/compare';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
@@ -49,7 +50,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     case 'baseline':
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
     case 'verify':
-      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, alpha: args.alpha }, deps);
     case 'compare':
       return compareVariants({
         ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
@@ -98,23 +99,6 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
     case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
     case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
   }
-}
-
-/** The same command line as `hotpath compare --base <commit>`: what to run after a verify against an older commit. */
-export function compareCommandFor(argv: string[], base: string): string {
-  const dashdash = argv.indexOf('--');
-  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const command = dashdash === -1 ? [] : argv.slice(dashdash);
-  const kept: string[] = [];
-  for (let i = 0; i < own.length; i++) {
-    const a = own[i];
-    if (a === 'verify') continue;
-    if (a === '--runs' || a === '--name') { i++; continue; }
-    if (/^--(runs|name)=/.test(a) || a === '--json') continue;
-    kept.push(a);
-  }
-  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-  return ['hotpath', 'compare', '--base', base.slice(0, 12), ...kept, ...command].map(quote).join(' ');
 }
 
 export async function main(argv: string[]): Promise<number> {

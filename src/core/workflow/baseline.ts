@@ -86,6 +86,8 @@ export interface VerifyRequest extends TargetCommand {
   runs?: number;
   name: string;
   storeDir?: string;
+  /** Family-wise significance level of the verdict (default 0.05). */
+  alpha?: number;
 }
 
 export async function verifyAgainstBaseline(request: VerifyRequest, deps: WorkflowDeps = {}): Promise<VerifyResult> {
@@ -96,7 +98,7 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   const runs = request.runs ?? baseline.runs.length;
   const measured = await measureRuns(request, load, runs, deps);
   const current = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
-  const comparison = compareRuns(baseline.runs, current);
+  const comparison = compareRuns(baseline.runs, current, { alpha: request.alpha });
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];
   const differs = (['connections', 'durationSeconds', 'pipelining', 'method', 'path'] as const).filter((k) => baseline.load[k] !== measured.loadOptions[k]);
