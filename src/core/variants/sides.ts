@@ -102,7 +102,10 @@ function labels(specs: [SideSpec, SideSpec], resolved: Array<Omit<ResolvedSide, 
   if (a.base !== undefined || b.base !== undefined) {
     resolved.forEach((s, i) => {
       const spec = specs[i];
-      parts[i].push(spec.base !== undefined ? `${spec.base} (${(s.gitRev ?? '').slice(0, 7)})` : `working tree${s.gitRev ? ` (${s.gitRev.slice(0, 7)}${s.gitDirty ? ' + changes' : ''})` : ''}`);
+      const short = (s.gitRev ?? '').slice(0, 7);
+      // A commit id picked from a list reads as its short form; a name (HEAD~1, main) keeps it, with the id.
+      const base = spec.base === undefined ? undefined : s.gitRev && s.gitRev.startsWith(spec.base.toLowerCase()) ? short : `${spec.base} (${short})`;
+      parts[i].push(base ?? `working tree${s.gitRev ? ` (${short}${s.gitDirty ? ' + changes' : ''})` : ''}`);
     });
   }
   if (resolved[0].runtime?.version !== resolved[1].runtime?.version) {

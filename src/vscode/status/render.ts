@@ -5,15 +5,19 @@
 import type { Comparison, MetricResult } from '../../core/stats/metrics';
 import { percentLevel } from '../../core/stats/metrics';
 import { movedText, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
-import { formatInt, formatMs, mdCode, mdEscape } from '../../shared/text';
-import type { WorkflowStage } from '../../core/workflow/progress';
+import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
+import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
   | { kind: 'idle' }
-  | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number }
+  | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number; interval?: WorkflowProgress['interval'] }
   | { kind: 'profiled'; function: string; selfPct: number; file: string; line: number | null; profilePath: string }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
-  | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] };
+  | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
+  | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean };
+
+/** What the status bar says about each side of a comparison (labels are the user's own words). */
+export interface CompareSideSummary { label: string; nodeVersion: string | null; gitRev: string | null }
 
 export type StatusTone = 'faster' | 'slower' | 'neutral';
 
@@ -73,13 +77,47 @@ function renderVerified(s: Extract<StatusState, { kind: 'verified' }>): Rendered
   return { text: `$(pulse) ${rps(r.b.geomean)} req/s ${ratioPercent(r.ratio)} vs baseline${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: 'hotpath.verifyAgainstBaseline' };
 }
 
+const STOPPED: Record<string, string> = { target: 'the interval reached its target', budget: 'the time budget ran out', 'max-pairs': 'the pair limit was reached', fixed: 'the set number of pairs was run' };
+
+function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): RenderedStatus {
+  const c = s.comparison;
+  const [a, b] = s.sides;
+  const m = c.metrics[c.primary];
+  const note = c.verdict === 'no-significant-change' ? ' (no significant change)' : '';
+  const facts = (x: CompareSideSummary) => [x.nodeVersion ? `Node ${x.nodeVersion}` : '', x.gitRev ? x.gitRev.slice(0, 7) : ''].filter((f) => f && !x.label.includes(f)).join(', ');
+  const side = (name: string, x: CompareSideSummary) => `**${name}**: ${mdEscape(x.label)}${facts(x) ? ` (${mdEscape(facts(x))})` : ''}`;
+  const lines = [
+    `**Hotpath: compare** — ${c.verdict === 'no-significant-change' ? 'no significant change between A and B' : `B is ${VERDICT_TEXT[c.verdict]} than A${c.moved.length ? ` (${mdEscape(movedText(c))} moved)` : ''}`}`,
+    '',
+    `${side('A', a)} · ${side('B', b)}`,
+    '',
+    ...metricsTable(c, ['A', 'B']),
+    '',
+    `${c.pairs} interleaved pairs in ${Math.round(c.elapsedMs / 1000)} s; stopped because ${STOPPED[c.stopReason] ?? c.stopReason}. ${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
+    ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
+    '',
+    [s.hasFlamegraph ? '[$(flame) Differential flamegraph](command:hotpath.showFlamegraph)' : '', '[$(refresh) Compare again](command:hotpath.compareAgain)'].filter(Boolean).join(' · '),
+  ];
+  const change = m ? `${ratioPercent(m.ratio)} ${m.label}` : '';
+  // "+212% req/s vs 1a2b3c4" (B is the working tree), "Node 24.21.0 −3.1% req/s vs Node 22.23.3".
+  const bName = b.label.startsWith('working tree') ? '' : `${noIcons(labelText(b.label))} `;
+  return { text: `$(git-compare) ${bName}${change} vs ${noIcons(labelText(a.label))}${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: s.hasFlamegraph ? 'hotpath.showFlamegraph' : 'hotpath.compareAgain' };
+}
+
+/** "req/s +12.3% ±8.1%": a comparison's interval so far, for the running status. */
+function intervalNote(i: NonNullable<WorkflowProgress['interval']>): string {
+  return ` ${i.label} ${ratioPercent(i.ratio)} ±${i.halfWidthPct.toFixed(i.halfWidthPct < 10 ? 1 : 0)}%`;
+}
+
 export function renderStatus(state: StatusState): RenderedStatus {
   switch (state.kind) {
     case 'idle':
       return { text: '$(pulse) Hotpath', tooltip: 'Hotpath: [Profile with Load](command:hotpath.profileWithLoad) · [Establish Baseline](command:hotpath.establishBaseline)', tone: 'neutral', command: 'hotpath.profileWithLoad' };
     case 'running': {
       const live = state.requestsPerSecond !== undefined ? ` ${rps(state.requestsPerSecond)} req/s` : '';
-      return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}. Cancel from the progress notification.`, tone: 'neutral' };
+      const interval = state.interval ? ` ·${intervalNote(state.interval)}` : '';
+      const intervalTip = state.interval ? ` So far (${state.interval.pairs} pairs): ${mdEscape(state.interval.label)} ${ratioPercent(state.interval.ratio)}, ${percentLevel(state.interval.level)} CI ${ratioPercent(state.interval.ciLow, 1)} … ${ratioPercent(state.interval.ciHigh, 1)} (target ±${state.interval.targetPct}%).` : '';
+      return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}${interval}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}.${intervalTip} Cancel from the progress notification.`, tone: 'neutral' };
     }
     case 'profiled':
       return {
@@ -95,5 +133,7 @@ export function renderStatus(state: StatusState): RenderedStatus {
       };
     case 'verified':
       return renderVerified(state);
+    case 'compared':
+      return renderCompared(state);
   }
 }

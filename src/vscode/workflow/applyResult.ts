@@ -4,7 +4,9 @@ import type { Warning } from '../../core/common/warnings';
 import type { FlamePanel } from '../flame/flamePanel';
 import type { HotpathSession, LoadedProfile } from '../session';
 import { rps } from '../status/render';
-import { loadedFromAnalysis } from './loadedProfile';
+import { loadedFromAnalysis, loadedFromModel } from './loadedProfile';
+import type { CompareResult, CompareSide } from '../../core/workflow/compare';
+import { notificationText } from '../../shared/text/safe';
 import { checksOf, type RunResult } from './runs';
 
 export interface ApplyContext {
@@ -60,16 +62,50 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       if (options.notify) void vscode.window.showInformationMessage(`Hotpath: ${summary}`);
       return summary;
     }
+    case 'compare':
+      return applyCompare(ctx, result, warningNote, options.notify);
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
       const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
       if (options.notify) {
         const show = result.comparison.verdict === 'slower' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-        void show(`Hotpath: ${summary}`);
+        // The baseline ran on another commit: measuring both interleaved, now, is the sounder test.
+        const base = result.interleavedCompare?.base;
+        const offer = base ? `Compare Interleaved with ${base.slice(0, 7)}` : undefined;
+        void show(`Hotpath: ${summary}${base ? ` The baseline was recorded at ${base.slice(0, 7)}, not what the working tree holds now.` : ''}`, ...(offer ? [offer] : [])).then((choice) => {
+          if (choice && base) void vscode.commands.executeCommand('hotpath.compareWithGitRevision', { base });
+        });
       }
       return summary;
     }
   }
+}
+
+/** A comparison: status bar verdict, the differential flamegraph of the two sides, B's profile in the editor. */
+function applyCompare(ctx: ApplyContext, result: CompareResult, warningNote: string, notify: boolean): string {
+  const [a, b] = result.sides;
+  const c = result.comparison;
+  if (result.profiles) {
+    const pa = result.profiles.a;
+    const pb = result.profiles.b;
+    const side = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
+    const diff = { beforeTitle: `A: ${a.label}`, beforeRoot: pa.projectRoot, afterRoot: pb.projectRoot, sides: { before: side(a), after: side(b) } };
+    const loaded: LoadedProfile = { ...loadedFromModel(pb.path, pb.model, pb.v8Functions), title: `B: ${b.label}`, before: pa.model, diff };
+    ctx.session.setProfile(loaded);
+    ctx.flame.show({ model: pb.model, title: loaded.title, before: pa.model, ...diff, decorate: ctx.decorate?.(loaded) }, { preserveFocus: true });
+  }
+  ctx.session.setStatus({
+    kind: 'compared', sides: [{ label: a.label, nodeVersion: a.nodeVersion, gitRev: a.gitRev }, { label: b.label, nodeVersion: b.nodeVersion, gitRev: b.gitRev }],
+    comparison: c, warnings: result.warnings.map((w) => w.message), hasFlamegraph: result.profiles !== undefined,
+  });
+  const summary = `Compare B (${b.label}) with A (${a.label}), ${c.pairs} interleaved pairs: ${c.summary}.${warningNote}`;
+  if (notify) {
+    const show = c.verdict === 'slower' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(notificationText(`Hotpath: ${summary}`), ...(result.profiles ? ['Open Differential Flamegraph'] : [])).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('hotpath.showFlamegraph');
+    });
+  }
+  return summary;
 }
 
 async function offerProfileActions(summary: string, top: ReturnType<typeof topHotspot>): Promise<void> {

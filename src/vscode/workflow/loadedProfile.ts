@@ -19,6 +19,13 @@ export function loadedFromAnalysis(profilePath: string, model: ProfileModel, hot
   };
 }
 
+/** The editor's view of a model already in memory (a comparison's side), ranked and with its V8 signals. */
+export function loadedFromModel(profilePath: string, model: ProfileModel, v8Functions?: ReadonlyMap<number, V8FunctionSignals>): LoadedProfile {
+  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit: 50 }).map((h) => ({ ...h, thread: 'main' }));
+  annotateHotspots(hotspots, model, v8Functions);
+  return loadedFromAnalysis(profilePath, model, hotspots, v8Functions);
+}
+
 /**
  * A .cpuprofile from disk (any format the core reads), source-mapped, with the V8 signals saved beside
  * it when a Hotpath run recorded them. Errors say what is wrong with the file.
@@ -26,7 +33,5 @@ export function loadedFromAnalysis(profilePath: string, model: ProfileModel, hot
 export async function loadedFromFile(file: string): Promise<LoadedProfile> {
   const model = await loadProfile(file, { sourceMaps: true, thread: 'main' });
   const v8 = await attachV8(model, file, undefined).catch(() => undefined);
-  const hotspots: ThreadHotspot[] = rankHotspots(model, { limit: 50 }).map((h) => ({ ...h, thread: 'main' }));
-  annotateHotspots(hotspots, model, v8?.v8Functions);
-  return loadedFromAnalysis(file, model, hotspots, v8?.v8Functions);
+  return loadedFromModel(file, model, v8?.v8Functions);
 }
