@@ -1,5 +1,10 @@
 import { formatSignedPct } from '../../shared/text/numbers';
-import { percentLevel, type MetricComparisonSet, type MetricResult, type Verdict } from './metrics';
+import type { MetricComparisonSet, MetricResult, Verdict } from './metrics';
+
+/** 0.975 → "97.5%". */
+export function percentLevel(level: number): string {
+  return `${Number((level * 100).toFixed(2))}%`;
+}
 
 /** "+31.2%", "−22%": the shared formatter (a real minus sign, one decimal below 10% unless `digits` says otherwise). */
 export const signedPercent = formatSignedPct;

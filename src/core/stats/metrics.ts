@@ -1,6 +1,9 @@
 import { invalidOption } from '../common/errors';
 import type { Warning } from '../common/warnings';
 import { geometricMean, halfWidthPct, independentLogRatio, pairedLogRatio, type RatioEstimate } from './logRatio';
+import { percentLevel } from './formatComparison';
+
+export { percentLevel } from './formatComparison';
 
 export type Verdict = 'faster' | 'slower' | 'no-significant-change';
 /** The two sides of a comparison: a is the reference (the baseline, `--base`, the first `--node`), b the candidate. */
@@ -101,10 +104,6 @@ export interface Comparison extends MetricComparisonSet {
 export interface MetricOptions {
   /** Family-wise significance level; default 0.05. */
   alpha?: number;
-}
-
-export function percentLevel(level: number): string {
-  return `${Number((level * 100).toFixed(2))}%`;
 }
 
 function estimate(design: Design, a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {

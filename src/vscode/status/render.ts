@@ -3,8 +3,7 @@
  * The adapter in statusBar.ts only copies the result onto the item.
  */
 import type { Comparison, MetricResult } from '../../core/stats/metrics';
-import { percentLevel } from '../../core/stats/metrics';
-import { movedText, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
+import { movedText, percentLevel, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
 import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
 import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progress';
 
