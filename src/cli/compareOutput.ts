@@ -32,10 +32,10 @@ const where = (f: Pick<FunctionDiff, 'file' | 'line'>) => terminalText(f.file ? 
 const tierOf = (v: V8Brief | null) => (v ? `${v.tier}${v.deopts ? ` ${v.deopts}×deopt` : ''}` : '');
 
 /** The functions whose share moved most, both ways. */
-function functionTable(functions: FunctionDiff[], limit: number): string {
+export function functionTable(functions: FunctionDiff[], limit: number, names: [string, string] = ['A', 'B']): string {
   const shown = functions.filter((f) => f.change !== 'same').slice(0, limit);
   if (!shown.length) return '  (no function\'s share of the time changed by 0.1 points or more)\n';
-  const table = new Table({ ...plain, head: ['  Function', 'Location', 'A self', 'B self', 'Δ share', 'Δ ms', 'V8 A → B'] });
+  const table = new Table({ ...plain, head: ['  Function', 'Location', `${names[0]} self`, `${names[1]} self`, 'Δ share', 'Δ ms', `V8 ${names[0]} → ${names[1]}`] });
   for (const f of shown) {
     const same = tierOf(f.v8Before) === tierOf(f.v8After);
     const v8 = f.v8Changes ? terminalText(f.v8Changes) : same ? tierOf(f.v8After) : `${tierOf(f.v8Before) || '—'} → ${tierOf(f.v8After) || '—'}`;
@@ -48,10 +48,10 @@ function functionTable(functions: FunctionDiff[], limit: number): string {
  * "sumX (lib/sum.js:3): TurboFan → Maglev, +1 deopt (wrong map)" for the app's and its dependencies'
  * functions V8 treated differently (Node's own code flips tiers from run to run; the JSON has it all).
  */
-function v8Block(functions: FunctionDiff[], limit: number): string {
+export function v8Block(functions: FunctionDiff[], limit: number, names: [string, string] = ['A', 'B']): string {
   const changed = functions.filter((f) => f.v8Changes && (f.category === 'user' || f.category === 'dependency')).slice(0, limit);
   if (!changed.length) return '';
-  return `\nV8 changes per function (A → B):\n${changed.map((f) => `  ${fnName(f)} (${where(f)}): ${terminalText(f.v8Changes!)}`).join('\n')}\n`;
+  return `\nV8 changes per function (${names[0]} → ${names[1]}):\n${changed.map((f) => `  ${fnName(f)} (${where(f)}): ${terminalText(f.v8Changes!)}`).join('\n')}\n`;
 }
 
 export function renderCompare(r: CompareResult, cwd: string, options: { diffHtmlPath?: string | null; limit: number }): string {

@@ -63,8 +63,8 @@ export async function writeFlameReportFromFile(profile: string, out: string): Pr
 }
 
 /** Differential HTML file: widths from `after` (already loaded), colours by change vs the `before` file. */
-export async function writeDiffReport(before: string, after: ProfileModel, out: string): Promise<string> {
-  const b = await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' });
+export async function writeDiffReport(before: string | ProfileModel, after: ProfileModel, out: string): Promise<string> {
+  const b = typeof before === 'string' ? await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' }) : before;
   return write(out, renderReportHtml(buildDiffPayload(b, after)));
 }
 

@@ -9,6 +9,7 @@ import type { ReportResult } from '../core/workflow/report';
 import { displayPath, int, location, pct } from './format';
 import { comparisonTable, VERDICT_WORD } from './comparisonText';
 import { interleavedHint } from './compareHint';
+import { functionTable, v8Block as v8ChangesBlock } from './compareOutput';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
@@ -107,7 +108,10 @@ export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): str
 }
 
 export function renderReport(r: ReportResult, cwd: string): string {
-  return `Hotpath report: ${displayPath(r.profilePath, cwd)} (${(r.durationMs / 1000).toFixed(2)} s, ${int(r.sampleCount)} samples)\n` + analysisBlock(r, cwd) + warningsBlock(r.warnings);
+  const diff = r.diff
+    ? `\nChanges from ${displayPath(r.diff.beforePath, cwd)} (before) to this profile (after), self time by function, matched by name, file and line (${r.diff.matched} of ${r.diff.compared} on both sides):\n${functionTable(r.diff.functions, 15, ['before', 'after'])}${v8ChangesBlock(r.diff.functions, 15, ['before', 'after'])}`
+    : '';
+  return `Hotpath report: ${displayPath(r.profilePath, cwd)} (${(r.durationMs / 1000).toFixed(2)} s, ${int(r.sampleCount)} samples)\n` + analysisBlock(r, cwd) + diff + warningsBlock(r.warnings);
 }
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {

@@ -60,7 +60,7 @@ export function toJson(result: AnyResult): object {
     case 'script':
       return { ...base, target: result.target, load: null, durationMs: result.durationMs, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
     case 'report':
-      return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis };
+      return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis, ...(result.diff ? { diff: { beforePath: result.diff.beforePath, functions: result.diff.functions, matched: result.diff.matched, compared: result.diff.compared } } : {}) };
     case 'baseline':
       return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
     case 'verify':

@@ -38,7 +38,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   switch (args.subcommand) {
     case 'report':
       // With --diff the text report is the newer profile's; the HTML compares both.
-      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit });
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, diffWith: args.diff ? args.files[0] : undefined });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
@@ -68,7 +68,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
-    return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
+    return args.diff ? writeDiffReport(result.diff?.before ?? args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
   }
   if (result.kind === 'compare') {
     if (!result.profiles) return null;

@@ -318,7 +318,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     await clearToasts(page);
     const t = Date.now();
-    await runCommand(page, 'Hotpath: Compare with Git Revision…');
+    await runCommand(page, 'Hotpath: Compare with Git Revision…', 90_000, { opensQuickInput: true });
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: head.slice(0, 7) }).first();
     await row.waitFor({ timeout: 60_000 });
     assert.match(await textOf(row), /HEAD/, 'the last commit is marked HEAD');

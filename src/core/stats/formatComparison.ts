@@ -20,6 +20,12 @@ export function ratioInterval(m: Pick<MetricResult, 'ciLow' | 'ciHigh'>, level: 
   return `${percentLevel(level)} CI ${ratioPercent(m.ciLow, 1)} … ${ratioPercent(m.ciHigh, 1)}`;
 }
 
+/** "±4.1%", "±38%", "±>999%": how precisely a ratio is known (an interval from two pairs can be astronomically wide). */
+export function halfWidthText(pct: number): string {
+  if (!(pct < 1000)) return '±>999%';
+  return `±${pct.toFixed(pct < 10 ? 1 : 0)}%`;
+}
+
 export const VERDICT_TEXT: Record<Verdict, string> = {
   faster: 'faster',
   slower: 'slower',

@@ -15,7 +15,7 @@ import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
 import { formatRate } from '../../shared/text/numbers';
 import { comparisonWarnings } from '../stats/comparisonWarnings';
 import { summarizeRun } from '../stats/runSummary';
-import { formatSummary, ratioInterval, ratioPercent } from '../stats/formatComparison';
+import { formatSummary, halfWidthText, ratioInterval, ratioPercent } from '../stats/formatComparison';
 import { HTTP_METRICS, SCRIPT_METRICS, type Comparison, type MetricSpecs, type SideKey } from '../stats/metrics';
 import { resolveSides, type ResolvedSide, type SideSpec } from '../variants/sides';
 import type { V8FunctionSignals } from '../v8/types';
@@ -127,7 +127,7 @@ function settingsOf(request: CompareRequest): InterleaveSettings {
 function intervalText(state: InterleaveState, primary: string, target: number): string {
   const m = state.comparison?.metrics[primary];
   if (!m || m.ciLow === null) return '';
-  return ` · ${m.label} ${ratioPercent(m.ratio, 1)} (${ratioInterval(m, state.comparison!.metricConfidenceLevel)}; ±${(m.halfWidthPct ?? 0).toFixed(1)}%, target ±${target}%)`;
+  return ` · ${m.label} ${ratioPercent(m.ratio, 1)} (${ratioInterval(m, state.comparison!.metricConfidenceLevel)}; ${halfWidthText(m.halfWidthPct ?? 0)}, target ±${target}%)`;
 }
 
 function sideJson(side: ResolvedSide, nodeVersion: string | null): CompareSide {
@@ -230,7 +230,7 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
         set, primary,
         sides: [{ name: `"${a.label}"`, values: values('a') }, { name: `"${b.label}"`, values: values('b') }],
         failedRuns: request.mode === 'http' ? { failing: results.filter((r) => r.errors + r.non2xx > 0).length, total: results.length } : undefined,
-        moreData: settings.fixedPairs !== undefined ? `Use more pairs (--pairs ${settings.fixedPairs * 2})` : `Give it more time (--budget ${Math.round((settings.budgetMs * 2) / 1000)})`,
+        moreData: settings.fixedPairs !== undefined ? `Use more pairs (--pairs ${settings.fixedPairs * 2}; in VS Code hotpath.compare.pairs)` : `Give it more time (--budget ${Math.round((settings.budgetMs * 2) / 1000)}; in VS Code hotpath.compare.budgetSeconds)`,
       }),
       ...loadWarnings.values(),
     ];
@@ -238,7 +238,7 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
     if ((outcome.stopReason === 'budget' || outcome.stopReason === 'max-pairs') && hw !== null && hw > settings.targetHalfWidthPct) {
       warnings.push({
         code: 'TARGET_NOT_REACHED',
-        message: `After ${outcome.pairs} pairs the ${set.metrics[primary].label} ratio is known to ±${hw.toFixed(1)}%, not the ±${settings.targetHalfWidthPct}% asked for (${outcome.stopReason === 'budget' ? `the ${Math.round(settings.budgetMs / 1000)} s budget ran out` : `the limit of ${settings.maxPairs} pairs`}). The verdict holds at its stated confidence; for a narrower interval give more time (--budget) or quiet the machine.`,
+        message: `After ${outcome.pairs} pairs the ${set.metrics[primary].label} ratio is known to ${halfWidthText(hw)}, not the ±${settings.targetHalfWidthPct}% asked for (${outcome.stopReason === 'budget' ? `the ${Math.round(settings.budgetMs / 1000)} s budget ran out` : `the limit of ${settings.maxPairs} pairs`}). The verdict holds at its stated confidence; for a narrower interval give more time (--budget) or quiet the machine.`,
       });
     }
     const comparison: CompareComparison = {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { loadProfile, rankHotspots, rankLines } from '../profile';
+import { loadProfile, rankHotspots, rankLines, type ProfileModel } from '../profile';
+import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
 import { annotateHotspots, attachV8, type Analysis, type ThreadHotLine, type ThreadHotspot } from './analyze';
 
 export interface ReportResult extends Analysis {
@@ -7,10 +8,12 @@ export interface ReportResult extends Analysis {
   profilePath: string;
   durationMs: number;
   sampleCount: number;
+  /** `report --diff BEFORE AFTER`: per function, matched by identity between the two profiles. */
+  diff?: ProfileDiff & { beforePath: string; before: ProfileModel };
 }
 
-/** `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk. */
-export async function reportProfile(file: string, options: { limit?: number } = {}): Promise<ReportResult> {
+/** `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk; `diffWith`: the profile before. */
+export async function reportProfile(file: string, options: { limit?: number; diffWith?: string } = {}): Promise<ReportResult> {
   const profilePath = path.resolve(file);
   const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main' });
   const limit = options.limit ?? 20;
@@ -19,5 +22,12 @@ export async function reportProfile(file: string, options: { limit?: number } = 
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
   const v8 = await attachV8(model, profilePath, undefined);
   annotateHotspots(hotspots, model, v8.v8Functions);
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model, ...v8 };
+  const result: ReportResult = { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, hotspots, lines, warnings: [...model.warnings], model, ...v8 };
+  if (options.diffWith) {
+    const beforePath = path.resolve(options.diffWith);
+    const before = await loadProfile(beforePath, { sourceMaps: true, thread: 'main' });
+    const beforeV8 = await attachV8(before, beforePath, undefined);
+    result.diff = { ...diffProfiles({ model: before, v8Functions: beforeV8.v8Functions }, { model, v8Functions: v8.v8Functions }), beforePath, before };
+  }
+  return result;
 }

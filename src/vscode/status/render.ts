@@ -3,7 +3,7 @@
  * The adapter in statusBar.ts only copies the result onto the item.
  */
 import type { Comparison, MetricResult } from '../../core/stats/metrics';
-import { movedText, percentLevel, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
+import { halfWidthText, movedText, percentLevel, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
 import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
 import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progress';
 
@@ -69,7 +69,7 @@ function renderVerified(s: Extract<StatusState, { kind: 'verified' }>): Rendered
     ...metricsTable(c, ['baseline', 'now']),
     '',
     `${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
-    ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
+    ...s.warnings.flatMap((w) => ['', `$(warning) ${mdEscape(w)}`]),
     '',
     '[$(refresh) Verify again](command:hotpath.verifyAgainstBaseline) · [$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(go-to-file) Open baseline](command:hotpath.baselines.open)',
   ];
@@ -93,7 +93,7 @@ function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): Rendered
     ...metricsTable(c, ['A', 'B']),
     '',
     `${c.pairs} interleaved pairs in ${Math.round(c.elapsedMs / 1000)} s; stopped because ${STOPPED[c.stopReason] ?? c.stopReason}. ${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
-    ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
+    ...s.warnings.flatMap((w) => ['', `$(warning) ${mdEscape(w)}`]),
     '',
     [s.hasFlamegraph ? '[$(flame) Differential flamegraph](command:hotpath.showFlamegraph)' : '', '[$(refresh) Compare again](command:hotpath.compareAgain)'].filter(Boolean).join(' · '),
   ];
@@ -105,7 +105,7 @@ function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): Rendered
 
 /** "req/s +12.3% ±8.1%": a comparison's interval so far, for the running status. */
 function intervalNote(i: NonNullable<WorkflowProgress['interval']>): string {
-  return ` ${i.label} ${ratioPercent(i.ratio)} ±${i.halfWidthPct.toFixed(i.halfWidthPct < 10 ? 1 : 0)}%`;
+  return ` ${i.label} ${ratioPercent(i.ratio)} ${halfWidthText(i.halfWidthPct)}`;
 }
 
 export function renderStatus(state: StatusState): RenderedStatus {

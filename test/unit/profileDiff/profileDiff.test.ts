@@ -4,6 +4,8 @@ import { buildProfileModel, type ProfileModel } from '../../../src/core/profile'
 import { diffProfiles, v8ChangeText, briefOf } from '../../../src/core/profileDiff/functions';
 import { functionIdentities, inferProjectRoot, matchFunctions, nodeModuleName, packageRelative } from '../../../src/core/profileDiff/identity';
 import type { V8FunctionSignals } from '../../../src/core/v8/types';
+import { reportProfile } from '../../../src/core/workflow/report';
+import { fixture } from '../profile/helpers';
 
 /**
  * A .cpuprofile from call stacks: each entry is a stack (outermost first) of "name@url:line" frames and
@@ -106,5 +108,16 @@ describe('profile diff across runtimes and checkouts', () => {
     assert.equal(v8ChangeText(briefOf(s('TurboFan', [], 1)), briefOf(s('TurboFan', [], 6))), 'optimized 1× → 6×');
     assert.equal(v8ChangeText(briefOf(s('TurboFan', [])), briefOf(s('TurboFan', []))), null);
     assert.equal(v8ChangeText(null, briefOf(s('TurboFan', []))), null);
+  });
+});
+
+describe('hotpath report --diff: the text diff of two profile files', () => {
+  it('lists what appeared and disappeared between two recorded profiles', async () => {
+    const r = await reportProfile(fixture('deps'), { diffWith: fixture('cpu-hot') });
+    assert.ok(r.diff);
+    const hot = r.diff.functions.find((f) => f.function === 'hotLoop')!;
+    assert.equal(hot.change, 'gone');
+    assert.ok(hot.selfPctBefore > 90);
+    assert.equal(r.diff.functions.find((f) => f.function === 'crunch')?.file, 'fake-dep/index.js');
   });
 });
