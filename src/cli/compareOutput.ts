@@ -19,7 +19,7 @@ const STOP: Record<CompareResult['comparison']['stopReason'], string> = {
 
 function sideLine(name: string, s: CompareSide): string {
   const facts = [
-    s.nodeVersion ? `Node ${s.nodeVersion}` : '',
+    s.nodeVersion ? `Node ${s.nodeVersion.replace(/^v/, '')}` : '',
     s.gitRev ? `${s.gitRev.slice(0, 10)}${s.gitDirty ? ' + uncommitted changes' : ''}` : '',
     ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
     ...s.nodeArgs,
@@ -57,7 +57,7 @@ export function v8Block(functions: FunctionDiff[], limit: number, names: [string
 export function renderCompare(r: CompareResult, cwd: string, options: { diffHtmlPath?: string | null; limit: number }): string {
   const c = r.comparison;
   const secs = (c.elapsedMs / 1000).toFixed(0);
-  let out = `Hotpath compare (${r.mode === 'http' ? 'HTTP load' : 'script'}): ${terminalText(r.sides[1].command.join(' '))}\n`;
+  let out = `Hotpath compare (${r.mode === 'http' ? 'HTTP load' : 'script'}): ${terminalText(r.command.join(' '))}\n`;
   out += sideLine('A', r.sides[0]) + sideLine('B', r.sides[1]);
   out += `  ${c.pairs} pairs in ${secs} s, interleaved A B B A …; stopped because ${STOP[c.stopReason]}${c.targetHalfWidthPct !== null ? ` (target ±${c.targetHalfWidthPct}%)` : ''}\n\n`;
   out += comparisonTable(c, ['A', 'B']);

@@ -101,11 +101,15 @@ function makeRepo(dir: string): { sha1: string; sha2: string } {
 describe('hotpath compare --base: a git revision from a temporary worktree', function () {
   this.timeout(240_000);
   let dir: string;
-  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-rev-')); });
+  let shas: { sha1: string; sha2: string };
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-rev-'));
+    shas = makeRepo(dir);
+  });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('runs HEAD~1 (its dependencies installed: the lock file differs) against the working tree, and diffs the profiles', async () => {
-    const { sha1, sha2 } = makeRepo(dir);
+    const { sha1, sha2 } = shas;
     const tag = marker();
     const run = await runCli(['compare', '--base', 'HEAD~1', '--pairs', '4', ...LOAD, '--json', '--cwd', dir, '--', 'node', 'server.js', tag], { timeoutMs: 200_000, cwd: dir });
     assert.equal(run.code, 0, run.stderr);
@@ -127,6 +131,25 @@ describe('hotpath compare --base: a git revision from a temporary worktree', fun
     assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').length, 1);
     assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim(), '');
     assert.deepEqual(await waitForNoProcesses(tag), []);
+  });
+
+  it('Ctrl-C mid-comparison stops both sides\' apps and removes the worktree', async () => {
+    const tag = marker();
+    let interrupted = false;
+    const run = await runCli(['compare', '--base', 'HEAD~1', '--pairs', '6', ...LOAD, '--no-profile', '--cwd', dir, '--', 'node', 'server.js', tag], {
+      cwd: dir, timeoutMs: 120_000,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          // The CLI's own command line carries the tag too: wait for an app of one side.
+          if (processesWith(tag).some((pid) => pid !== child.pid)) { clearInterval(poll); interrupted = true; child.kill('SIGINT'); }
+        }, 100);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    assert.ok(interrupted, 'an app of the comparison was running when Ctrl-C came');
+    assert.equal(run.code, 130, run.stderr);
+    assert.deepEqual(await waitForNoProcesses(tag), []);
+    assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').length, 1, 'the worktree is removed');
   });
 
   it('says clearly when the revision does not exist, and starts nothing', async () => {

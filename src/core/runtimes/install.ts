@@ -127,7 +127,7 @@ async function download(remote: RemoteVersion, file: string, deps: InstallDeps):
         lastReport = now;
         deps.onProgress?.({
           phase: 'downloading',
-          message: `Downloading Node ${remote.version}: ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`,
+          message: `Downloading Node ${remote.version}: ${formatBytes(received)}${total ? ` of ${formatBytes(total)} (${Math.floor((100 * received) / total)}%)` : ''}`,
           fraction: total ? received / total : undefined,
         });
       }

@@ -106,6 +106,8 @@ export interface SideProfile {
 export interface CompareResult {
   kind: 'compare';
   mode: 'http' | 'script';
+  /** The command as given (each side's own, with its runtime and flags, is in `sides`). */
+  command: string[];
   sides: [CompareSide, CompareSide];
   comparison: CompareComparison;
   runs: CompareRun[];
@@ -249,7 +251,7 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
     comparison.warnings = warnings;
     const sides: [CompareSide, CompareSide] = [sideJson(a, nodeVersions.get('a') ?? null), sideJson(b, nodeVersions.get('b') ?? null)];
     const runs: CompareRun[] = outcome.runs.map((r: RunRecord) => ({ pair: r.pair, side: r.side, position: r.position, values: r.values, durationMs: Math.round(r.durationMs) }));
-    const result: CompareResult = { kind: 'compare', mode: request.mode, sides, comparison, runs, ...(loadOptions ? { loadOptions } : {}), warnings };
+    const result: CompareResult = { kind: 'compare', mode: request.mode, command: request.command, sides, comparison, runs, ...(loadOptions ? { loadOptions } : {}), warnings };
 
     if (profile) {
       const profiles = await profileSides(request, [a, b], load, { token, logger, report, from: span.prepare + span.pairs });
