@@ -46,7 +46,11 @@ export class HotpathDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     const what = request.kind === 'attach' ? request.describe : request.target.command.join(' ');
     this.out(`Hotpath ${request.kind}: ${what}`, 'important');
-    if (request.kind !== 'attach' && (request.target.env.NODE_ENV ?? process.env.NODE_ENV) !== 'production') {
+    // A comparison whose sides set NODE_ENV themselves (development against production) measures that switch.
+    const nodeEnvs = request.kind === 'attach' ? [] : request.kind === 'compare'
+      ? request.sides.map((side) => side.env?.NODE_ENV ?? request.target.env.NODE_ENV ?? process.env.NODE_ENV)
+      : [request.target.env.NODE_ENV ?? process.env.NODE_ENV];
+    if (nodeEnvs.length && nodeEnvs.every((e) => e !== 'production')) {
       this.out('Warning: NODE_ENV is not "production" for this run; frameworks then skip caches and the profile ranks development-only work. Add "env": {"NODE_ENV": "production"} to the configuration.', 'stderr');
     }
     let lastStage = '';
