@@ -113,7 +113,8 @@ function busyMachine(b: RunEnvironment, c: RunEnvironment): Warning | undefined 
     code: 'ENV_BUSY_MACHINE',
     message:
       `The machine was busy when ${sides.join(' and when ')}: other programs competed with the app and the load ` +
-      'generator for CPU, so those numbers are likely low and noisy. Close other programs and run again.',
+      'generator for CPU, so those numbers are likely low and noisy. Close other programs and run again, or use `hotpath compare`, ' +
+      'which runs both sides interleaved so that the load hits them alike.',
   };
 }
 
