@@ -9,7 +9,10 @@ const slice = Number(process.argv[1]) || 250;
 let seed = Number(process.argv[2]) || 1;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 let x = 0;
+const parent = process.ppid;
 for (;;) {
+  if (process.ppid !== parent) process.exit(0); // whoever started us is gone: so are we
+
   const busy = slice * rand();
   const start = Date.now();
   while (Date.now() - start < busy) x = (x * 31 + 7) | 0;

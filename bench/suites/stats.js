@@ -20,7 +20,8 @@
 // HOTPATH_BENCH_STATS_MODES (verify,compare), HOTPATH_BENCH_STATS_K (5: verify runs recorded per side),
 // HOTPATH_BENCH_STATS_WORK (per-request work units of A), HOTPATH_BENCH_STATS_COMPETITOR (processes;
 // default: the number of cores), HOTPATH_BENCH_STATS_DURATION / _WARMUP (seconds per run: the compare
-// defaults), HOTPATH_BENCH_STATS_CONNECTIONS (10).
+// defaults), HOTPATH_BENCH_STATS_CONNECTIONS (10), HOTPATH_BENCH_STATS_TRIALS_FILE (every trial is also
+// appended there as a JSON line as soon as it ends, so a long run can be looked at while it goes on).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -124,8 +125,18 @@ async function run({ log }) {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-stats-'));
   const env = (k) => ({ WORK: String(Math.round(work / k)) });
   const competitor = startCompetitor({ processes: competitorProcs });
+  // Ctrl-C or a kill: stop the competitor before going (it also exits by itself once we are gone).
+  const onSignal = () => { void competitor.stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   log(`competitor: ${competitorProcs} processes (pids ${competitor.pids.join(', ')}), random duty 0–100% per 250 ms`);
   const trials = { verify: [], compare: [] };
+  const trialsFile = process.env.HOTPATH_BENCH_STATS_TRIALS_FILE;
+  const keep = (mode, trial) => {
+    trials[mode].push(trial);
+    if (trialsFile) fs.appendFileSync(trialsFile, `${JSON.stringify({ mode, ...trial })}\n`);
+  };
+  const movedText = (set) => Object.entries(set.metrics).filter(([, m]) => m.significant).map(([n, m]) => `${n} ${round(m.ratio)}`).join(', ') || 'none';
   const started = Date.now();
   try {
     for (let t = 0; t < trialsPer; t++) {
@@ -137,24 +148,26 @@ async function run({ log }) {
           const baselineRuns = base.results.map((r, i) => c.summarizeRun(r, base.appCpuMs[i]));
           const currentRuns = cur.results.map((r, i) => c.summarizeRun(r, cur.appCpuMs[i]));
           const seconds = (Date.now() - t0) / 1000;
-          trials.verify.push({ trial: t, factor, k: K, seconds, baselineRuns: baselineRuns.map(({ perSecond, ...r }) => r), currentRuns: currentRuns.map(({ perSecond, ...r }) => r) });
-          const at = replayVerify(c, [trials.verify[trials.verify.length - 1]], 3)[0];
-          log(`trial ${t + 1}/${trialsPer} verify ${factor}×: ${at.verdict} (K=3 ratio ${round(at.ratio)}) in ${seconds.toFixed(0)} s`);
+          keep('verify', { trial: t, factor, k: K, seconds, baselineRuns: baselineRuns.map(({ perSecond, ...r }) => r), currentRuns: currentRuns.map(({ perSecond, ...r }) => r) });
+          const k3 = c.compareRuns(baselineRuns.slice(0, 3), currentRuns.slice(0, 3));
+          log(`trial ${t + 1}/${trialsPer} verify ${factor}×: ${k3.verdict} (K=3; significant: ${movedText(k3)}; req/s ratio ${round(k3.metrics.requestsPerSecond.ratio)}) in ${seconds.toFixed(0)} s`);
         }
         if (modes.includes('compare')) {
           const t0 = Date.now();
           const r = await c.compareVariants({ command: ['node', APP], cwd, sides: [{ env: env(1) }, { env: env(factor) }], mode: 'http', load, profile: false, name: 'calibration', interleave: budgetMs ? { budgetMs } : {} });
           const m = r.comparison.metrics.requestsPerSecond;
           const seconds = (Date.now() - t0) / 1000;
-          trials.compare.push({
+          keep('compare', {
             trial: t, factor, verdict: r.comparison.verdict, ratio: m.ratio, ciLow: m.ciLow, ciHigh: m.ciHigh, halfWidthPct: m.halfWidthPct,
             p99Ratio: r.comparison.metrics.p99LatencyMs.ratio, pairs: r.comparison.pairs, stopReason: r.comparison.stopReason, seconds, runs: r.runs,
           });
-          log(`trial ${t + 1}/${trialsPer} compare ${factor}×: ${r.comparison.verdict} (ratio ${round(m.ratio)}, ±${round(m.halfWidthPct, 1)}%, ${r.comparison.pairs} pairs, ${r.comparison.stopReason}) in ${seconds.toFixed(0)} s`);
+          log(`trial ${t + 1}/${trialsPer} compare ${factor}×: ${r.comparison.verdict} (significant: ${movedText(r.comparison)}; req/s ratio ${round(m.ratio)} ±${round(m.halfWidthPct, 1)}%, ${r.comparison.pairs} pairs, ${r.comparison.stopReason}) in ${seconds.toFixed(0)} s`);
         }
       }
     }
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await competitor.stop();
     fs.rmSync(cwd, { recursive: true, force: true });
   }
