@@ -44,7 +44,7 @@ function core() {
   ].join('\n'));
   const out = bundle(path.relative(ROOT, entry), 'stats');
   // The launcher looks for its preloads next to the running bundle.
-  for (const f of ['preload.js', 'timing-preload.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(path.dirname(out), f));
+  for (const f of fs.readdirSync(path.join(ROOT, 'dist')).filter((name) => /preload\.js$/.test(name))) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(path.dirname(out), f));
   return require(out);
 }
 
