@@ -8,7 +8,7 @@ import { APPS, marker, processesWith, ROOT, runCli, waitForNoProcesses } from '.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startCompetitor } = require(path.join(ROOT, 'bench/lib/competitor.js')) as { startCompetitor(o: { processes: number; seed?: number }): { pids: number[]; stop(): Promise<void> } };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; isInstalled(v: string): boolean };
+const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; isInstalled(v: string): boolean; nodeBinary(v: string): string };
 
 const SHOP = path.join(ROOT, 'examples', 'shop', 'server.js');
 const LOAD = ['--duration', '2', '--warmup', '1', '--connections', '4'];
@@ -165,6 +165,24 @@ describe('hotpath compare --node: two Node versions on a script', function () {
   this.timeout(240_000);
   const installed = Object.values(versions.VERSIONS).every((v) => versions.isInstalled(v));
   before(function () { if (!installed || process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip(); });
+
+  it('report --diff of two --cpu-prof recordings on Node 22 and 24 matches the script\'s functions, not "all new"', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-rtdiff-'));
+    try {
+      const record = (version: string, name: string) => execFileSync(versions.nodeBinary(version), ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name, path.join(APPS, 'runtime-script.js')]);
+      record(versions.VERSIONS['22'], 'n22.cpuprofile');
+      record(versions.VERSIONS['24'], 'n24.cpuprofile');
+      const run = await runCli(['report', '--json', '--html', path.join(dir, 'd.html'), '--diff', path.join(dir, 'n22.cpuprofile'), path.join(dir, 'n24.cpuprofile')]);
+      assert.equal(run.code, 0, run.stderr);
+      const byName = new Map(run.json().diff.functions.map((f: any) => [f.function, f]));
+      for (const name of ['sumX', 'steady']) {
+        const f: any = byName.get(name);
+        assert.ok(f && f.selfPctBefore > 0 && f.selfPctAfter > 0, `${name} has time on both sides: ${JSON.stringify(f)}`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('times both runtimes interleaved, and the diff matches the function whose share changed on both sides', async () => {
     const tag = marker();
