@@ -327,7 +327,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
     const status = statusItem(page, 'hotpath.status');
     let sawInterval = '';
-    const done = await waitForText(status, /req\/s vs [0-9a-f]{7}/, 240_000, (text) => { if (!sawInterval && /±\d/.test(text)) sawInterval = text; });
+    const done = await waitForText(status, /req\/s vs [0-9a-f]{7}/, 240_000, (text) => { if (!sawInterval && /req\/s [+−-][\d.]+% ±/.test(text)) sawInterval = text; });
     log(`compare: ${seconds(t)} (status "${done}", while running "${sawInterval}")`);
     assert.ok(sawInterval, 'the status bar showed the interval so far while comparing');
     assert.match(done, new RegExp(`^[+−-][\\d.]+% req/s vs ${head.slice(0, 7)}`));
@@ -358,6 +358,31 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     assert.equal(git('worktree', 'list').split('\n').length, 1, 'the temporary worktree is removed');
   });
 
+  it('Compare Node Versions…: two pickers of installed runtimes, then the verdict naming both versions', async function () {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const versions = require(path.join(__dirname, '../../scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; isInstalled(v: string): boolean };
+    if (!versions.isInstalled(versions.VERSIONS['22']) || !versions.isInstalled(versions.VERSIONS['24'])) this.skip();
+    const [v22, v24] = [versions.VERSIONS['22'], versions.VERSIONS['24']];
+    await clearToasts(page);
+    const t = Date.now();
+    await runCommand(page, 'Hotpath: Compare Node Versions…', 90_000, { opensQuickInput: true });
+    const pickRow = async (label: string) => {
+      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+      await row.waitFor({ timeout: 60_000 });
+      await row.click();
+    };
+    await pickRow(`Node ${v22}`);
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'B, compared with A' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '17-compare-node-pick-b');
+    await pickRow(`Node ${v24}`);
+    await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
+    const status = statusItem(page, 'hotpath.status');
+    const done = await waitForText(status, new RegExp(`Node ${v24.replace(/\./g, '\\.')} [+−-][\\d.]+% req/s vs Node ${v22.replace(/\./g, '\\.')}`), 240_000);
+    log(`compare node versions: ${seconds(t)} ("${done}")`);
+    await screenshot(page, '18-compare-node-done');
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
+  });
+
   it('Cancel on the progress notification stops the run and the target', async () => {
     await clearToasts(page);
     await runCommand(page, 'Hotpath: Profile with Load');
@@ -369,7 +394,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
       assert.ok(Date.now() < deadline, 'the target started');
       await page.waitForTimeout(100);
     }
-    await screenshot(page, '17-before-cancel');
+    await screenshot(page, '19-before-cancel');
     const t = Date.now();
     await toastButton(progress, 'Cancel').click();
     const left = await waitForNoProcesses(s.workspace.marker, 5000);
@@ -377,6 +402,6 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     log(`cancel: target gone ${seconds(t)} after the click`);
     await progress.waitFor({ state: 'hidden', timeout: 30_000 });
     await toast(page, /cancel/i).waitFor({ timeout: 10_000 });
-    await screenshot(page, '18-cancelled');
+    await screenshot(page, '20-cancelled');
   });
 });
