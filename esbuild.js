@@ -10,6 +10,8 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
   { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/hotpath-preload.js', sourcemap: false },
+  // The timing preload of `compare --script` runs: CPU time per node process, nothing else.
+  { ...common, entryPoints: ['src/core/measure/timingPreload.ts'], outfile: 'dist/hotpath-timing-preload.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {

@@ -57,8 +57,8 @@ function processCpuMs(pid) {
 }
 
 async function oneRound(c, settings, log, roundIndex) {
-  const preloadPath = path.join(ROOT, 'dist/preload.js');
-  if (!fs.existsSync(preloadPath)) throw new Error('dist/preload.js is missing: run `npm run build` (npm run bench does)');
+  const preloadPath = path.join(ROOT, 'dist/hotpath-preload.js');
+  if (!fs.existsSync(preloadPath)) throw new Error('dist/hotpath-preload.js is missing: run `npm run build` (npm run bench does)');
   const target = await c.launchTarget({ command: [process.execPath, APP], cwd: ROOT, mode: 'http', preloadPath, env: { PORT: '0', NODE_ENV: 'development' } });
   try {
     const ready = await c.waitForHttpReady(target, { timeoutMs: 30_000 });

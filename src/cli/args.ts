@@ -3,6 +3,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { invalidOption } from '../core/common/errors';
 import type { LoadOptionsInput } from '../core/load/options';
 import type { AttachSpec } from '../core/target/attach';
+import type { SideSpec } from '../core/variants/sides';
+import type { InterleaveSettings } from '../core/workflow/interleave';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
@@ -12,6 +14,7 @@ export const USAGE = `Usage:
   hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
+  hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
 
 Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
@@ -23,6 +26,23 @@ Attach (profile a running process, which keeps running):
   --attach 127.0.0.1:9229   an inspector already open on that port
   --attach ws://127.0.0.1:9229/<id>
   --inspect-port N          the inspector port of --attach PID (the app's --inspect-port)
+
+Compare (A and B run alternately in pairs, A B B A …, on fresh processes; analysed paired):
+  --base REV                A runs REV from a temporary git worktree (its dependencies installed when its
+                            lock file differs, reused otherwise); B runs the working tree
+  --node V|PATH             a Node version (22, 24.1, 22.23.3: found on this machine or installed from the
+                            npm registry) or a node binary; twice: A's, then B's; once: both sides
+  --env-a K=V, --env-b K=V  a variable for one side only (repeatable), e.g. --env-a NODE_ENV=development
+  --node-arg-a F, --node-arg-b F  a node flag for one side only (repeatable), e.g. --node-arg-b --no-opt
+  --label-a T, --label-b T  names for the sides
+  --script                  time a command that runs to completion (wall and CPU time) instead of HTTP load
+  --pairs N                 exactly N pairs; otherwise pairs are added until the interval is within
+  --target-ci PCT           ±PCT % (default 5) or the time --budget S (default 120) runs out
+  --min-pairs N, --max-pairs N  bounds of the adaptive run (5, 40)
+  --prepare CMD             run CMD in each side's folder first (e.g. "npm run build"), through the shell
+  --no-profile              skip the profile of each side (no differential flamegraph or function diff)
+  --alpha A                 verify, compare: chance of calling a change that is not there (default 0.05)
+  load per run defaults to --duration 3 --warmup 1 (many short runs, interleaved, beat a few long ones)
 
 Target options:
   --env K=V (repeatable)    set a variable in the app's environment, e.g. --env NODE_ENV=production
@@ -43,7 +63,7 @@ Other options:
   --verbose                 log what happens to stderr
   -h, --help                show this help
 
-Exit codes: 0 ok, 1 failed, 2 usage error, 3 verify found a significant regression, 130 interrupted.`;
+Exit codes: 0 ok, 1 failed, 2 usage error, 3 verify or compare found a significant regression, 130 interrupted.`;
 
 const OPTIONS = {
   url: { type: 'string' }, port: { type: 'string' }, path: { type: 'string' }, method: { type: 'string' },
@@ -53,10 +73,14 @@ const OPTIONS = {
   'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' }, 'no-v8': { type: 'boolean' }, 'no-attribution': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
+  base: { type: 'string' }, node: { type: 'string', multiple: true }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true },
+  'node-arg-a': { type: 'string', multiple: true }, 'node-arg-b': { type: 'string', multiple: true }, 'label-a': { type: 'string' }, 'label-b': { type: 'string' },
+  pairs: { type: 'string' }, 'target-ci': { type: 'string' }, budget: { type: 'string' }, 'min-pairs': { type: 'string' }, 'max-pairs': { type: 'string' },
+  prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, alpha: { type: 'string' },
   timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report';
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare';
 
 export interface CliArgs {
   attach?: AttachSpec;
@@ -87,6 +111,19 @@ export interface CliArgs {
   json: boolean;
   verbose: boolean;
   help: boolean;
+  /** compare: the variants and how long to measure. */
+  compare?: CompareArgs;
+  /** verify/compare: the family-wise significance level (default 0.05). */
+  alpha?: number;
+  /** The arguments as given (to suggest a `hotpath compare` line after a verify). */
+  argv: string[];
+}
+
+export interface CompareArgs {
+  sides: [SideSpec, SideSpec];
+  interleave: Partial<InterleaveSettings>;
+  prepare?: string;
+  profile: boolean;
 }
 
 function positiveInt(flag: string, raw: string | undefined, min = 1): number | undefined {
@@ -103,10 +140,70 @@ function positiveSeconds(flag: string, raw: string | undefined): number | undefi
   return n;
 }
 
-export function parseCli(argv: string[]): CliArgs {
-  const dashdash = argv.indexOf('--');
-  const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
-  const command = dashdash === -1 ? [] : argv.slice(dashdash + 1);
+/** Options whose value is itself a flag (`--node-arg-b --no-opt`): joined as `--node-arg-b=--no-opt`. */
+const FLAG_VALUED = new Set(['--node-arg-a', '--node-arg-b']);
+
+function joinFlagValues(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (FLAG_VALUED.has(args[i]) && i + 1 < args.length && args[i + 1].startsWith('-')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+function envPairs(flag: string, pairs: string[] | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw invalidOption(`${flag} takes NAME=VALUE (got '${pair}').`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+function positiveNumber(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw invalidOption(`${flag} must be a number > 0 (got '${raw}').`);
+  return n;
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+function compareArgs(values: Values): CompareArgs {
+  const nodes = values.node ?? [];
+  if (nodes.length > 2) throw invalidOption('--node is given at most twice: the first for side A, the second for side B.');
+  const a: SideSpec = { env: envPairs('--env-a', values['env-a']), nodeArgs: values['node-arg-a'] ?? [] };
+  const b: SideSpec = { env: envPairs('--env-b', values['env-b']), nodeArgs: values['node-arg-b'] ?? [] };
+  if (values.base !== undefined) a.base = values.base;
+  if (nodes.length) { a.node = nodes[0]; b.node = nodes[nodes.length - 1]; }
+  if (values['label-a'] !== undefined) a.label = values['label-a'];
+  if (values['label-b'] !== undefined) b.label = values['label-b'];
+  const differs = values.base !== undefined || nodes.length === 2 && nodes[0] !== nodes[1] || JSON.stringify(a.env) !== JSON.stringify(b.env) || a.nodeArgs!.join(' ') !== b.nodeArgs!.join(' ');
+  if (!differs) throw invalidOption('Nothing to compare: give the two sides something that differs — --base REV (a git revision against the working tree), --node A --node B, --env-a/--env-b K=V, or --node-arg-a/--node-arg-b FLAG.');
+  const interleave: Partial<InterleaveSettings> = {};
+  const pairs = positiveInt('--pairs', values.pairs, 2);
+  if (pairs !== undefined) interleave.fixedPairs = pairs;
+  const target = positiveNumber('--target-ci', values['target-ci']);
+  if (target !== undefined) interleave.targetHalfWidthPct = target;
+  const budget = positiveSeconds('--budget', values.budget);
+  if (budget !== undefined) interleave.budgetMs = budget * 1000;
+  const minPairs = positiveInt('--min-pairs', values['min-pairs'], 2);
+  if (minPairs !== undefined) interleave.minPairs = minPairs;
+  const maxPairs = positiveInt('--max-pairs', values['max-pairs'], 2);
+  if (maxPairs !== undefined) interleave.maxPairs = maxPairs;
+  if (pairs !== undefined && (target !== undefined || budget !== undefined)) throw invalidOption('--pairs runs exactly that many pairs; leave out --target-ci and --budget (or --pairs).');
+  if ((interleave.minPairs ?? 5) > (interleave.maxPairs ?? Math.max(40, interleave.minPairs ?? 5))) throw invalidOption('--min-pairs must not exceed --max-pairs.');
+  if (interleave.minPairs !== undefined && interleave.maxPairs === undefined && interleave.minPairs > 40) interleave.maxPairs = interleave.minPairs;
+  return { sides: [a, b], interleave, prepare: values.prepare, profile: !values['no-profile'] };
+}
+
+export function parseCli(rawArgv: string[]): CliArgs {
+  const dashdash = rawArgv.indexOf('--');
+  const argv = dashdash === -1 ? joinFlagValues(rawArgv) : [...joinFlagValues(rawArgv.slice(0, dashdash)), ...rawArgv.slice(dashdash)];
+  const own = dashdash === -1 ? argv : argv.slice(0, argv.indexOf('--'));
+  const command = dashdash === -1 ? [] : rawArgv.slice(dashdash + 1);
   let parsed;
   try {
     parsed = parseArgs({ args: own, options: OPTIONS, allowPositionals: true, strict: true });
@@ -118,7 +215,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (values.help || sub === undefined || sub === 'help') {
     return { help: true } as CliArgs;
   }
-  if (!['profile', 'baseline', 'verify', 'report'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify or report.`);
+  if (!['profile', 'baseline', 'verify', 'report', 'compare'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare or report.`);
   const subcommand = sub as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
@@ -130,7 +227,14 @@ export function parseCli(argv: string[]): CliArgs {
   if (attach && (subcommand !== 'profile' || values.script)) throw invalidOption('--attach works with `hotpath profile` (HTTP load) only.');
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
   if (subcommand !== 'report' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
-  if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
+  if (values.script && subcommand !== 'profile' && subcommand !== 'compare') throw invalidOption('--script works with `hotpath profile` and `hotpath compare`.');
+  const compareOnly = (['base', 'node', 'env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'pairs', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
+  if (compareOnly && subcommand !== 'compare') throw invalidOption(`--${compareOnly} works with \`hotpath compare\` only.`);
+  const compare = subcommand === 'compare' ? compareArgs(values) : undefined;
+  if (values.alpha !== undefined && subcommand !== 'compare' && subcommand !== 'verify') throw invalidOption('--alpha works with `hotpath verify` and `hotpath compare`.');
+  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 0.5)) throw invalidOption(`--alpha must be between 0 and 0.5, e.g. 0.01 (got '${values.alpha}').`);
+  if (compare && alpha !== undefined) compare.interleave.alpha = alpha;
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -175,6 +279,9 @@ export function parseCli(argv: string[]): CliArgs {
     json: Boolean(values.json),
     verbose: Boolean(values.verbose),
     help: false,
+    compare,
+    alpha,
+    argv: rawArgv,
   };
 }
 

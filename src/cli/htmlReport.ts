@@ -13,6 +13,7 @@ import { encodePayload, type FlamePayload } from '../shared/flame/payload';
 import { addV8FlameExtras } from '../core/v8/flameExtras';
 import type { V8FunctionSignals } from '../core/v8/types';
 import { flameHtml } from '../shared/webviewHtml';
+import type { CompareResult } from '../core/workflow/compare';
 
 /** Where the built webview bundle and stylesheet are: next to dist/cli.js, or from the sources (tests). */
 function asset(relative: string): string {
@@ -62,9 +63,24 @@ export async function writeFlameReportFromFile(profile: string, out: string): Pr
 }
 
 /** Differential HTML file: widths from `after` (already loaded), colours by change vs the `before` file. */
-export async function writeDiffReport(before: string, after: ProfileModel, out: string): Promise<string> {
-  const b = await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' });
+export async function writeDiffReport(before: string | ProfileModel, after: ProfileModel, out: string): Promise<string> {
+  const b = typeof before === 'string' ? await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' }) : before;
   return write(out, renderReportHtml(buildDiffPayload(b, after)));
+}
+
+/**
+ * The differential flamegraph of a comparison: B's frames, A's matching time, both sides named in the
+ * header; user files matched relative to each side's project root (a worktree and the working tree).
+ */
+export async function writeCompareReport(result: CompareResult, out: string): Promise<string> {
+  const { a, b } = result.profiles!;
+  const side = (s: CompareResult['sides'][number]) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
+  const payload = buildDiffPayload(a.model, b.model, {
+    title: `B: ${result.sides[1].label}`, beforeTitle: `A: ${result.sides[0].label}`, beforeRoot: a.projectRoot, afterRoot: b.projectRoot,
+    sides: { before: side(result.sides[0]), after: side(result.sides[1]) },
+  });
+  if (b.v8Functions?.size) addV8FlameExtras(payload, b.v8Functions);
+  return write(out, renderReportHtml(payload));
 }
 
 /** `<dir>/<name>.cpuprofile` → `<dir>/<name>.html`. */

@@ -7,9 +7,11 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
-import type { MetricComparison } from '../core/stats/compare';
-import { displayPath, int, location, ms, pct, signedPct, text } from './format';
+import { displayPath, int, location, pct, text } from './format';
 import { terminalText } from '../shared/text/safe';
+import { comparisonTable, VERDICT_WORD } from './comparisonText';
+import { interleavedHint } from './compareHint';
+import { functionTable, v8Block as v8ChangesBlock } from './compareOutput';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
@@ -152,25 +154,22 @@ export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): str
 }
 
 export function renderReport(r: ReportResult, cwd: string): string {
-  return `Hotpath report: ${displayPath(r.profilePath, cwd)} (${(r.durationMs / 1000).toFixed(2)} s, ${int(r.sampleCount)} samples)\n` + analysisBlock(r, cwd) + warningsBlock(r.warnings);
+  const diff = r.diff
+    ? `\nChanges from ${displayPath(r.diff.beforePath, cwd)} (before) to this profile (after), self time by function, matched by name, file and line (${r.diff.matched} of ${r.diff.compared} on both sides):\n${functionTable(r.diff.functions, 15, ['before', 'after'])}${v8ChangesBlock(r.diff.functions, 15, ['before', 'after'])}`
+    : '';
+  return `Hotpath report: ${displayPath(r.profilePath, cwd)} (${(r.durationMs / 1000).toFixed(2)} s, ${int(r.sampleCount)} samples)\n` + analysisBlock(r, cwd) + diff + warningsBlock(r.warnings);
 }
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {
-  const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms`).join('\n');
+  const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms${x.cpuMsPerRequest !== undefined ? `, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request` : ''}`).join('\n');
   return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
-function metricLine(label: string, m: MetricComparison, fmt: (n: number) => string): string {
-  const change = m.diffPct === null ? '' : `  ${signedPct(m.diffPct)}`;
-  const ci = m.ciLowPct !== null && m.ciHighPct !== null ? ` (95% CI ${signedPct(m.ciLowPct)} … ${signedPct(m.ciHighPct)}` : ' (untested';
-  const p = m.pValue !== null ? `, p=${m.pValue < 0.001 ? '<0.001' : m.pValue.toFixed(3)})` : ')';
-  return `  ${label} ${fmt(m.baselineMean)} → ${fmt(m.currentMean)}${change}${ci}${p}${m.significant ? '' : ' — not significant'}\n`;
-}
-
-export function renderVerify(r: VerifyResult): string {
+/** `compareCommand`: the `hotpath compare` line to suggest when the baseline ran on another commit. */
+export function renderVerify(r: VerifyResult, compareCommand?: string): string {
   const c = r.comparison;
-  const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
   return `Hotpath verify against '${text(r.name)}' (baseline of ${text(String(r.baseline.createdAt))}): ${text(r.target.command.join(' '))}\n` +
-    metricLine('req/s:', c.requestsPerSecond, int) + metricLine('p99:  ', c.p99Ms, ms) +
-    `  ${text(c.method)}\n\nVerdict: ${verdict} — ${text(c.summary)}\n` + warningsBlock(r.warnings);
+    comparisonTable(c, ['baseline', 'now']) +
+    `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${text(c.summary)}\n` + warningsBlock(r.warnings) +
+    (r.interleavedCompare && compareCommand ? `\n${interleavedHint(r.interleavedCompare)}\n  ${text(compareCommand)}\n` : '');
 }

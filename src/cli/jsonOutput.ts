@@ -5,8 +5,10 @@ import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
 import type { V8FunctionSignals } from '../core/v8/types';
+import type { CompareResult } from '../core/workflow/compare';
+import { compareJson } from './compareOutput';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult;
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | CompareResult;
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -76,11 +78,13 @@ export function toJson(result: AnyResult): object {
     case 'script':
       return { ...base, target: result.target, load: null, durationMs: result.durationMs, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
     case 'report':
-      return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis };
+      return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis, ...(result.diff ? { diff: { beforePath: result.diff.beforePath, functions: result.diff.functions, matched: result.diff.matched, compared: result.diff.compared } } : {}) };
     case 'baseline':
       return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
     case 'verify':
-      return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+      return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, interleavedCompare: result.interleavedCompare ?? null, profilePath: null, ...analysis };
+    case 'compare':
+      return compareJson(result, null);
   }
 }
 

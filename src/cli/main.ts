@@ -14,7 +14,10 @@ import { renderBaseline, renderProfile, renderReport, renderVerify } from './hum
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
+import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport } from './htmlReport';
+import { compareJson, renderCompare } from './compareOutput';
+import { compareCommandFor } from './compareHint';
+import { compareVariants } from '../core/workflow/compare';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
@@ -41,7 +44,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   switch (args.subcommand) {
     case 'report':
       // With --diff the text report is the newer profile's; the HTML compares both.
-      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, token: cts.token });
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, diffWith: args.diff ? args.files[0] : undefined, token: cts.token });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
@@ -53,7 +56,13 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     case 'baseline':
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
     case 'verify':
-      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, alpha: args.alpha }, deps);
+    case 'compare':
+      return compareVariants({
+        ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
+        interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile,
+        samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, v8: args.v8,
+      }, deps);
   }
 }
 
@@ -65,7 +74,16 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
-    return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
+    return args.diff ? writeDiffReport(result.diff?.before ?? args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
+  }
+  if (result.kind === 'compare') {
+    if (!result.profiles) return null;
+    try {
+      return await writeCompareReport(result, htmlPathFor(result.profiles.b.path).replace(/-b\.html$/, '-compare.html'));
+    } catch (err) {
+      process.stderr.write(`hotpath: could not write the differential flamegraph HTML: ${errorMessage(err)}\n`);
+      return null;
+    }
   }
   if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
     try {
@@ -77,12 +95,15 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   return null;
 }
 
-function render(result: AnyResult, cwd: string): string {
+function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null): string {
+  const cwd = args.cwd;
+  const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, cwd)} (open it in a browser)\n` : '';
   switch (result.kind) {
-    case 'profile': case 'script': return renderProfile(result, cwd);
-    case 'report': return renderReport(result, cwd);
+    case 'profile': case 'script': return renderProfile(result, cwd) + flameLine;
+    case 'report': return renderReport(result, cwd) + flameLine;
     case 'baseline': return renderBaseline(result, cwd);
-    case 'verify': return renderVerify(result);
+    case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
+    case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
   }
 }
 
@@ -128,11 +149,10 @@ export async function main(argv: string[]): Promise<number> {
     const result = await run(args, cts, progress);
     const flamegraphPath = await writeFlamegraph(args, result);
     progress.stop();
-    const json = flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
-    const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
+    const json = result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
-    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
-    return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args, flamegraphPath), true));
+    return (result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

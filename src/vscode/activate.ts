@@ -5,6 +5,7 @@ import { HotLineHover } from './annotations/hover';
 import { AnnotationStore } from './annotations/store';
 import { registerProfileCommands } from './commands/profileCommands';
 import { registerRunCommands } from './commands/runCommands';
+import { registerCompareCommands } from './commands/compareCommands';
 import { registerDebugType } from './debug/register';
 import { CpuProfileEditorProvider } from './flame/cpuprofileEditor';
 import { FlamePanel } from './flame/flamePanel';
@@ -39,6 +40,7 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, session, log), { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: true } }),
     ...registerRunCommands({ controller, state: context.workspaceState }),
     ...registerProfileCommands({ ...applyContext, store, view }),
+    ...registerCompareCommands({ controller, state: context.workspaceState, session }),
     ...registerDebugType(controller),
   );
   log.info(`Hotpath activated in ${(performance.now() - started).toFixed(1)} ms (trusted workspace: ${vscode.workspace.isTrusted}).`);

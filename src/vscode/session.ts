@@ -6,6 +6,8 @@ import type { ThreadHotspot, ThreadPackage } from '../core/workflow/analyze';
 import type { V8FunctionSignals } from '../core/v8/types';
 import type { StatusState } from './status/render';
 import type { PreflightCheck } from '../core/workflow/preflight';
+import type { FlameContent } from './flame/flameWebview';
+import type { CompareRunRequest } from './workflow/runs';
 
 /** The profile whose data the editor shows (CodeLens, decorations, hovers, flamegraph, Hotspots view). */
 export interface LoadedProfile {
@@ -29,6 +31,8 @@ export interface LoadedProfile {
   before?: ProfileModel;
   /** The flamegraph, when it was built with the profile (off the main thread); else built on demand. */
   payload?: import('../shared/flame/payload').FlamePayload;
+  /** How the two sides of a comparison match and are named in the differential view. */
+  diff?: Pick<FlameContent, 'beforeTitle' | 'beforeRoot' | 'afterRoot' | 'sides'>;
 }
 
 /**
@@ -51,6 +55,8 @@ export class HotpathSession implements vscode.Disposable {
   checks: { phase: 'before' | 'after'; title: string; list: PreflightCheck[] } | undefined;
   /** The last baseline saved or compared with: the status bar's "open baseline" link. */
   lastBaselineFile: string | undefined;
+  /** The last comparison asked for: "Compare again" repeats it. */
+  lastCompare: CompareRunRequest | undefined;
 
   get profile(): LoadedProfile | undefined { return this.currentProfile; }
   get status(): StatusState { return this.currentStatus; }

@@ -27,3 +27,24 @@ export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetS
     samplingIntervalMicros: vscode.workspace.getConfiguration('hotpath.profile', scope).get<number>('samplingIntervalMicros') ?? 1000,
   };
 }
+
+/** How a comparison measures (hotpath.compare.*): per-run load and the adaptive rule. */
+export interface CompareSettings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  targetCiPercent: number;
+  budgetSeconds: number;
+  /** Exactly this many pairs; 0 = adaptive. */
+  pairs: number;
+}
+
+export function compareSettings(scope: vscode.Uri | undefined): CompareSettings {
+  const c = vscode.workspace.getConfiguration('hotpath.compare', scope);
+  return {
+    durationSeconds: c.get<number>('durationSeconds') ?? 3,
+    warmupSeconds: c.get<number>('warmupSeconds') ?? 1,
+    targetCiPercent: c.get<number>('targetCiPercent') ?? 5,
+    budgetSeconds: c.get<number>('budgetSeconds') ?? 120,
+    pairs: c.get<number>('pairs') ?? 0,
+  };
+}

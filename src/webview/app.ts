@@ -8,6 +8,7 @@ import { sandwich } from '../shared/flame/sandwich';
 import { deoptText, TIER_LABELS, tierName } from '../shared/flame/tiers';
 import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
+import { diffSummary } from './diffSides';
 import { availableModes, colorMode, diffShares, type Measure, type PaintContext } from './colors';
 import { FlameData } from './data';
 import { append, h, replaceChildren } from './dom';
@@ -139,9 +140,7 @@ export class App {
   private buildHeader(): void {
     const data = this.data!;
     const meta = data.payload.meta;
-    const summary = data.isDiff
-      ? `before ${ms(data.payload.diff!.before.durationUs)} (${data.payload.diff!.before.title}) → after ${ms(meta.durationUs)}`
-      : `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`;
+    const summary = diffSummary(data.payload) ?? `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`;
     const toggle = (key: 'icicle' | 'hideIdle' | 'hideGc' | 'hideNode' | 'justMyCode' | 'byPackage', label: string, title: string) => {
       const box = h('input', { type: 'checkbox', id: `hp-${key}` });
       box.checked = this.state[key];
@@ -188,7 +187,7 @@ export class App {
     replaceChildren(
       this.header,
       h('span', { class: 'hp-title', title: meta.source }, meta.title),
-      h('span', { class: 'hp-summary' }, summary),
+      h('span', { class: 'hp-summary', title: summary, 'data-diff-sides': data.payload.diff?.sides ? '1' : undefined }, summary),
       h('span', { class: 'hp-group', role: 'group', 'aria-label': 'View' },
         viewButton('flamegraph', 'Flamegraph', true), viewButton('flamechart', 'Flame chart', data.timeline !== undefined), viewButton('sandwich', 'Sandwich', true)),
       toggle('icicle', 'Icicle', 'Root at the top'),

@@ -238,7 +238,7 @@ registerColorMode({
         { color: diffFill(-1, DIFF_LEVELS, theme), label: 'less self time (faster)' },
         { color: neutral(theme), label: 'no change' },
       ],
-      note: `Widths: after (${data.payload.meta.title}, ${ms(data.durationUs)}). Colour: change in self-time share vs before (${before.title}, ${ms(before.durationUs)}).${sandwichNote}`,
+      note: `Widths: after (${data.payload.diff!.sides?.after.label ?? data.payload.meta.title}, ${ms(data.durationUs)}). Colour: change in self-time share vs before (${data.payload.diff!.sides?.before.label ?? before.title}, ${ms(before.durationUs)}).${sandwichNote}`,
     };
   },
 });

@@ -175,6 +175,24 @@ describe('flamegraph report in Chromium', function () {
     }
   });
 
+  it('compare report: the header names both sides, and frames are matched across the two runs', async () => {
+    const run = await runCli(['compare', '--script', '--env-a', 'DIFF_WEIGHTS=3,1', '--env-b', 'DIFF_WEIGHTS=1,3', '--label-a', 'before <b>fix</b>', '--pairs', '2', '--json', '--out', tmp, '--', 'node', path.join(APPS, 'diff-app.js')], { timeoutMs: 100_000 });
+    assert.ok(run.code === 0 || run.code === 3, run.stderr);
+    const doc = run.json();
+    assert.ok(fs.existsSync(doc.diffHtmlPath));
+    const { page, errors } = await openReport(browser, doc.diffHtmlPath);
+    const header = (await page.textContent('.hp-summary[data-diff-sides]')) ?? '';
+    assert.match(header, /^before: before <b>fix<\/b> · Node [\d.]+ .*→ after: DIFF_WEIGHTS=1,3 · Node [\d.]+/, header);
+    assert.equal(await page.locator('.hp-summary b').count(), 0, 'a label is text, not markup');
+    const faster = await boxOf(page, 'parseInput');
+    assert.match(await hoverText(page, faster), /before → .* after \(−/, 'parseInput matched in both runs and got faster');
+    const legend = (await page.textContent('.hp-legend'))!;
+    assert.match(legend, /vs before \(before <b>fix<\/b>, \d+/);
+    await screenshot(page, 'compare-diff');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('XSS: markup in a function name and in a file path is shown as text and never runs', async () => {
     // A real recording through `hotpath profile --script`, which also writes the HTML next to the profile.
     const evilDir = path.join(tmp, '"><script>window.__pwned=1<', 'script>');

@@ -85,7 +85,7 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
   async function profile(app: App): Promise<string> {
     const t = Date.now();
     await clearToasts(page);
-    await runCommand(page, 'Hotpath: Profile with Load', 90_000, { followedByPick: true });
+    await runCommand(page, 'Hotpath: Profile with Load', 90_000, { opensQuickInput: true });
     const input = page.locator('.quick-input-widget:visible input[placeholder*="hotpath.targets"]');
     await input.waitFor({ timeout: 60_000 });
     await input.fill(app.name);

@@ -8,6 +8,7 @@
  * Screenshots of every step go to test-results/e2e/.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -274,6 +275,87 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
   });
 
+  it('Compare with Git Revision…: the commit picker, progress with the interval, the verdict in the status bar with its tooltip, the differential flamegraph', async () => {
+    // The workspace as a repository: the shop as committed (template cache only in production), then
+    // the fix as an uncommitted change (cache always on). B = the working tree, A = HEAD.
+    const dir = s.workspace.dir;
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    fs.writeFileSync(path.join(dir, '.gitignore'), '.hotpath/\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'shop');
+    const head = git('rev-parse', 'HEAD');
+    const template = path.join(dir, 'lib', 'template.js');
+    fs.writeFileSync(template, fs.readFileSync(template, 'utf8').replace("const cacheEnabled = process.env.NODE_ENV === 'production';", 'const cacheEnabled = true;'));
+    assert.match(fs.readFileSync(template, 'utf8'), /const cacheEnabled = true;/);
+
+    await clearToasts(page);
+    const t = Date.now();
+    await runCommand(page, 'Hotpath: Compare with Git Revision…', 90_000, { opensQuickInput: true });
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: head.slice(0, 7) }).first();
+    await row.waitFor({ timeout: 60_000 });
+    assert.match(await textOf(row), /HEAD/, 'the last commit is marked HEAD');
+    await screenshot(page, '13-compare-pick-revision');
+    await row.click();
+    await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
+    const status = statusItem(page, 'hotpath.status');
+    let sawInterval = '';
+    const done = await waitForText(status, /req\/s vs [0-9a-f]{7}/, 240_000, (text) => { if (!sawInterval && /req\/s [+−-][\d.]+% ±/.test(text)) sawInterval = text; });
+    log(`compare: ${seconds(t)} (status "${done}", while running "${sawInterval}")`);
+    assert.ok(sawInterval, 'the status bar showed the interval so far while comparing');
+    assert.match(done, new RegExp(`^[+−-][\\d.]+% req/s vs ${head.slice(0, 7)}`));
+    await screenshot(page, '14-compare-done');
+
+    await status.hover();
+    const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: /Hotpath: compare/ }).filter({ visible: true }).first();
+    await tip.waitFor({ timeout: 10_000 });
+    const tipText = await textOf(tip);
+    log(`compare tooltip: ${tipText.slice(0, 400)}`);
+    assert.match(tipText, /Hotpath: compare — (B is (faster|slower) than A|no significant change)/);
+    assert.ok(tipText.includes(`A: ${head.slice(0, 7)}`) && /B: working tree/.test(tipText), `both sides are named: ${tipText}`);
+    assert.match(tipText, /req\/s\s+[\d,]+\s+[\d,]+\s+[+−-][\d.]+%/, 'A, B and the change of req/s');
+    assert.match(tipText, /CI/);
+    assert.match(tipText, /Bonferroni/);
+    assert.match(tipText, /3 interleaved pairs/);
+    assert.match(tipText, /Differential flamegraph/);
+    await screenshot(page, '15-compare-tooltip');
+    await page.mouse.move(700, 400);
+
+    // The differential flamegraph names both sides in its header.
+    const header = webview(page).locator('.hp-summary[data-diff-sides]');
+    await header.waitFor({ timeout: 60_000 });
+    const headerText = await textOf(header);
+    assert.match(headerText, new RegExp(`before: ${head.slice(0, 7)}.* → after: working tree`), headerText);
+    await screenshot(page, '16-compare-flamegraph');
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
+    assert.equal(git('worktree', 'list').split('\n').length, 1, 'the temporary worktree is removed');
+  });
+
+  it('Compare Node Versions…: two pickers of installed runtimes, then the verdict naming both versions', async function () {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const versions = require(path.join(__dirname, '../../scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; isInstalled(v: string): boolean };
+    if (!versions.isInstalled(versions.VERSIONS['22']) || !versions.isInstalled(versions.VERSIONS['24'])) this.skip();
+    const [v22, v24] = [versions.VERSIONS['22'], versions.VERSIONS['24']];
+    await clearToasts(page);
+    const t = Date.now();
+    await runCommand(page, 'Hotpath: Compare Node Versions…', 90_000, { opensQuickInput: true });
+    const pickRow = async (label: string) => {
+      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+      await row.waitFor({ timeout: 60_000 });
+      await row.click();
+    };
+    await pickRow(`Node ${v22}`);
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'B, compared with A' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '17-compare-node-pick-b');
+    await pickRow(`Node ${v24}`);
+    await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
+    const status = statusItem(page, 'hotpath.status');
+    const done = await waitForText(status, new RegExp(`Node ${v24.replace(/\./g, '\\.')} [+−-][\\d.]+% req/s vs Node ${v22.replace(/\./g, '\\.')}`), 240_000);
+    log(`compare node versions: ${seconds(t)} ("${done}")`);
+    await screenshot(page, '18-compare-node-done');
+    assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);
+  });
+
   it('Cancel on the progress notification stops the run and the target', async () => {
     await clearToasts(page);
     await runCommand(page, 'Hotpath: Profile with Load');
@@ -285,7 +367,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
       assert.ok(Date.now() < deadline, 'the target started');
       await page.waitForTimeout(100);
     }
-    await screenshot(page, '13-before-cancel');
+    await screenshot(page, '19-before-cancel');
     const t = Date.now();
     await toastButton(progress, 'Cancel').click();
     const left = await waitForNoProcesses(s.workspace.marker, 5000);
@@ -293,7 +375,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     log(`cancel: target gone ${seconds(t)} after the click`);
     await progress.waitFor({ state: 'hidden', timeout: 30_000 });
     await toast(page, /cancel/i).waitFor({ timeout: 10_000 });
-    await screenshot(page, '14-cancelled');
+    await screenshot(page, '20-cancelled');
   });
 
   it('a crafted profile file name in an error notification is shown as text, never as a command link', async () => {

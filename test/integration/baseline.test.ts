@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -38,15 +39,45 @@ describe('hotpath baseline / verify', function () {
     assert.equal(run.code, 0, run.stderr);
     const c = run.json().comparison;
     assert.equal(c.verdict, 'faster', JSON.stringify(c, null, 1));
-    assert.equal(c.n.baseline, 3);
-    assert.equal(c.n.current, 3);
-    assert.ok(c.requestsPerSecond.ciLowPct > 0, 'the whole CI is an improvement');
+    assert.deepEqual(c.n, { a: 3, b: 3 });
+    assert.equal(c.design, 'independent');
+    // The ratio metrics: req/s up, p99 down, each with its interval on the ratio scale.
+    const rps = c.metrics.requestsPerSecond;
+    assert.ok(rps.ratio > 1 && rps.ciHigh > rps.ciLow && rps.ciLow > 0, JSON.stringify(rps));
+    assert.ok(c.metrics.p99LatencyMs.ratio < 1);
+    assert.ok(typeof rps.pValue === 'number');
+    assert.ok(c.moved.length > 0);
   });
 
   it('verify exits 3 on a significant regression, so CI can gate on it', async () => {
     const run = await runCli(['verify', ...load, '--name', 'fib', '--env', 'FIB_N=28', '--cwd', cwd, '--', 'node', path.join(APPS, 'hot-server.js')]);
     assert.equal(run.code, 3, run.stdout + run.stderr);
     assert.match(run.stdout, /Verdict: SLOWER/);
+  });
+
+  it('verify against a baseline of another commit offers the interleaved comparison (CLI and JSON)', async () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bl-git-'));
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+      fs.copyFileSync(path.join(APPS, 'hot-server.js'), path.join(repo, 'server.js'));
+      fs.writeFileSync(path.join(repo, '.gitignore'), '.hotpath/\n');
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'one');
+      const sha = git('rev-parse', 'HEAD');
+      const quick = ['--duration', '1', '--warmup', '1', '--connections', '2', '--runs', '2', '--name', 'rev'];
+      const base = await runCli(['baseline', ...quick, '--cwd', repo, '--', 'node', 'server.js'], { cwd: repo });
+      assert.equal(base.code, 0, base.stderr);
+      fs.appendFileSync(path.join(repo, 'server.js'), '\n// a change after the baseline\n');
+      const run = await runCli(['verify', ...quick, '--cwd', repo, '--', 'node', 'server.js'], { cwd: repo });
+      assert.ok(run.code === 0 || run.code === 3, run.stderr);
+      assert.match(run.stdout, new RegExp(`recorded at commit ${sha.slice(0, 10)} and the working tree has uncommitted changes`));
+      assert.ok(run.stdout.includes(`hotpath compare --base ${sha.slice(0, 12)} --duration 1 --warmup 1 --connections 2 --cwd ${repo} -- node server.js`), run.stdout);
+      const json = await runCli(['verify', ...quick, '--json', '--cwd', repo, '--', 'node', 'server.js'], { cwd: repo });
+      assert.deepEqual(json.json().interleavedCompare, { base: sha, baselineDirty: false, currentCommit: sha, currentDirty: true });
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it('verify without a baseline says how to make one', async () => {

@@ -18,6 +18,8 @@ const COMMANDS: Record<string, string> = {
   'hotpath.showFlamegraph': 'Show Flamegraph',
   'hotpath.compareProfiles': 'Compare Profiles',
   'hotpath.clearAnnotations': 'Clear Annotations',
+  'hotpath.compareWithGitRevision': 'Compare with Git Revision…',
+  'hotpath.compareNodeVersions': 'Compare Node Versions…',
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -85,7 +87,8 @@ describe('hotpath extension: contributions', () => {
     assert.ok(dbg, 'debuggers contributes type "hotpath"');
     const launch = dbg.configurationAttributes?.launch?.properties ?? {};
     for (const attr of ['mode', 'command', 'program', 'args', 'cwd', 'env', 'load', 'baselineName']) assert.ok(launch[attr], `launch attribute "${attr}"`);
-    for (const mode of ['profile', 'baseline', 'verify', 'script']) assert.ok(launch.mode.enum?.includes(mode), `mode "${mode}"`);
+    for (const mode of ['profile', 'baseline', 'verify', 'script', 'compare']) assert.ok(launch.mode.enum?.includes(mode), `mode "${mode}"`);
+    assert.ok(launch.compare?.properties?.base && launch.compare.properties.node, 'the compare attribute (base, node, …)');
     assert.ok(Array.isArray(dbg.initialConfigurations) && dbg.initialConfigurations.length > 0, 'initial configurations');
     for (const c of dbg.initialConfigurations) assert.equal(c.type, 'hotpath');
     assert.ok(Array.isArray(dbg.configurationSnippets) && dbg.configurationSnippets.length > 0, 'configuration snippets');

@@ -92,6 +92,25 @@ describe('hotpath debug type', function () {
     }
   });
 
+  it('mode "compare": two sides interleaved, the verdict in the Debug Console, no orphan', async () => {
+    const mark = marker();
+    const run = await startSession({
+      type: 'hotpath', request: 'launch', name: 'Hotpath host test: compare', mode: 'compare',
+      command: ['node', 'server.js', mark], cwd: '${workspaceFolder}', env: { PORT: '0' },
+      compare: { envA: { NODE_ENV: 'development' }, envB: { NODE_ENV: 'production' }, pairs: 2, durationSeconds: 1, warmupSeconds: 1 },
+    });
+    try {
+      await within(run.ended, 150_000, 'the compare session ended', run.output);
+      const text = run.output();
+      console.log(`      compare session Debug Console:\n${text.replace(/^/gm, '        | ')}`);
+      assert.match(text, /Compare B \(NODE_ENV=production\) with A \(NODE_ENV=development\), 2 interleaved pairs: req\/s [+−-]/);
+      assert.match(text, /Profiles: A .*-a\.cpuprofile, B .*-b\.cpuprofile/);
+      assert.deepEqual(await waitForNoProcesses(mark, 5000), [], 'no process of either side is left');
+    } finally {
+      run.dispose();
+    }
+  });
+
   it('stopDebugging mid-run ends the session and stops the target process group', async () => {
     const mark = marker();
     const run = await startSession({

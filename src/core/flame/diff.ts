@@ -1,35 +1,38 @@
 /**
  * The differential flamegraph's data: for every frame of the newer profile, the self time the same call
- * path had in the older one. A call path is matched by the (function name, file) of each frame from the
- * root down — not by line, since the fix being verified usually moves lines. Where the newer profile has
- * several frames with one key path (e.g. two anonymous functions of one file), the older time is shared
- * among them in proportion to their own self time.
+ * path had in the older one. Frames are matched by function identity (profileDiff/identity.ts: name,
+ * file relative to the project or package, line — never an absolute path), so profiles of two checkouts
+ * or two Node versions line up. Node-internal and native frames are transparent in a path: a frame's
+ * path is its own function under the path of its nearest non-transparent ancestor, so loader frames
+ * that differ between Node versions (or builtins that one version inlines) do not split the paths of
+ * the user code above and below them. Where the newer profile has several frames with one path, the
+ * older time is shared among them in proportion to their own self time.
  */
 import type { FrameTree } from '../../shared/flame/tree';
 
 export interface KeyedTree {
   tree: Pick<FrameTree, 'count' | 'parent' | 'func' | 'selfUs'>;
-  /** A matching key per function index, e.g. `${name}\0${file}`. */
-  funcKey: string[];
+  /** The matched function id per function index (equal ids on both sides = the same function). */
+  funcId: Int32Array;
+  /** 1 for functions left out of call paths (Node internals, natives). */
+  transparent: Uint8Array;
 }
 
 export function beforeSelfTimes(before: KeyedTree, after: KeyedTree): Float64Array {
-  const keyIds = new Map<string, number>();
-  const keyId = (k: string) => {
-    let id = keyIds.get(k);
-    if (id === undefined) keyIds.set(k, (id = keyIds.size));
-    return id;
-  };
   const paths = new Map<string, number>();
   const pathsOf = (t: KeyedTree): Int32Array => {
-    const funcIds = t.funcKey.map(keyId);
     const path = new Int32Array(t.tree.count);
+    // The path a frame's children hang from: its own, or (transparent frames) its parent's.
+    const anchor = new Int32Array(t.tree.count);
     path[0] = 0; // the roots match each other
+    anchor[0] = 0;
     for (let i = 1; i < t.tree.count; i++) {
-      const k = `${path[t.tree.parent[i]]}:${funcIds[t.tree.func[i]]}`;
+      const f = t.tree.func[i];
+      const k = `${anchor[t.tree.parent[i]]}:${t.funcId[f]}`;
       let p = paths.get(k);
       if (p === undefined) paths.set(k, (p = paths.size + 1));
       path[i] = p;
+      anchor[i] = t.transparent[f] ? anchor[t.tree.parent[i]] : p;
     }
     return path;
   };

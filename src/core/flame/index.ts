@@ -5,7 +5,7 @@
 export { aggregate, type Aggregated } from './aggregate';
 export { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
 export { beforeSelfTimes, type KeyedTree } from './diff';
-export { buildFlamePayload, buildDiffPayload, type FlameOptions } from './payload';
+export { buildFlamePayload, buildDiffPayload, type DiffOptions, type FlameOptions } from './payload';
 export { normalizeTree, filterTree, outermostFramesOf, type FrameTree } from '../../shared/flame/tree';
 export { sandwich, type Sandwich } from '../../shared/flame/sandwich';
 export { timelineSpans, runAt, type Spans } from '../../shared/flame/timeline';

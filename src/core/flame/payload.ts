@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { displayName, displayPosition } from '../profile/hotspots';
 import type { ProfileModel } from '../profile/types';
 import { CategoryCode } from '../../shared/flame/categories';
-import { FLAME_PAYLOAD_VERSION, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
+import { FLAME_PAYLOAD_VERSION, type FlameDiff, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
+import { functionIdentities, matchFunctions, type FunctionIdentity } from '../profileDiff/identity';
 import { aggregate } from './aggregate';
 import { beforeSelfTimes } from './diff';
 import { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
@@ -79,18 +80,32 @@ export function buildFlamePayload(model: ProfileModel, options: FlameOptions = {
   };
 }
 
+/** How to match and label the two sides of a differential payload. */
+export interface DiffOptions extends FlameOptions {
+  beforeTitle?: string;
+  /** Project roots user files are relative to (a worktree and the working tree, say); inferred when absent. */
+  beforeRoot?: string;
+  afterRoot?: string;
+  /** What each side ran (label, Node version, git revision, environment), for the header. */
+  sides?: FlameDiff['sides'];
+}
+
 /**
  * A differential payload: widths (frames) from `after`, plus `before`'s self time per matching call
- * path. The flame chart is `after`'s.
+ * path (functions matched by identity, Node internals transparent; see diff.ts). The flame chart is `after`'s.
  */
-export function buildDiffPayload(before: ProfileModel, after: ProfileModel, options: FlameOptions & { beforeTitle?: string } = {}): FlamePayload {
+export function buildDiffPayload(before: ProfileModel, after: ProfileModel, options: DiffOptions = {}): FlamePayload {
   const payload = buildFlamePayload(after, options);
   const beforeTree = aggregate(before).tree;
-  const key = (m: ProfileModel) => m.functions.map((f) => `${f.name}\0${displayPosition(f).file}`);
+  const identA = functionIdentities(before, options.beforeRoot);
+  const identB = functionIdentities(after, options.afterRoot);
+  const match = matchFunctions(identA, identB);
+  const transparent = (ids: FunctionIdentity[]) => Uint8Array.from(ids, (i) => (i.transparent ? 1 : 0));
   const afterTree = { count: payload.frames.parent.length, parent: payload.frames.parent, func: payload.frames.func, selfUs: payload.frames.selfUs };
   payload.diff = {
     before: metaOf(before, options.beforeTitle),
-    beforeSelfUs: beforeSelfTimes({ tree: beforeTree, funcKey: key(before) }, { tree: afterTree, funcKey: key(after) }),
+    beforeSelfUs: beforeSelfTimes({ tree: beforeTree, funcId: match.idsA, transparent: transparent(identA) }, { tree: afterTree, funcId: match.idsB, transparent: transparent(identB) }),
+    ...(options.sides ? { sides: options.sides } : {}),
   };
   return payload;
 }

@@ -96,8 +96,9 @@ function nodeEnvDiffers(b: RunEnvironment, c: RunEnvironment): Warning | undefin
   return {
     code: 'ENV_NODE_ENV_DIFFERS',
     message:
-      `NODE_ENV was ${quoted(b.nodeEnv)} for the baseline and is ${quoted(c.nodeEnv)} now: frameworks such as Express ` +
-      "do different work (view caching, verbose errors) depending on it, so the comparison mixes two configurations. Set the same NODE_ENV for both.",
+      `NODE_ENV was ${quoted(b.nodeEnv)} for the baseline and is ${quoted(c.nodeEnv)} now. If switching NODE_ENV is the change ` +
+      'you are verifying, the verdict measures exactly that. Otherwise the comparison mixes two configurations (frameworks such as ' +
+      'Express cache views and skip checks only in production): record the baseline again with the same NODE_ENV.',
   };
 }
 
@@ -112,7 +113,8 @@ function busyMachine(b: RunEnvironment, c: RunEnvironment): Warning | undefined 
     code: 'ENV_BUSY_MACHINE',
     message:
       `The machine was busy when ${sides.join(' and when ')}: other programs competed with the app and the load ` +
-      'generator for CPU, so those numbers are likely low and noisy. Close other programs and run again.',
+      'generator for CPU, so those numbers are likely low and noisy. Close other programs and run again, or use `hotpath compare`, ' +
+      'which runs both sides interleaved so that the load hits them alike.',
   };
 }
 

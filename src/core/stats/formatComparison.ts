@@ -1,49 +1,51 @@
 import { formatSignedPct } from '../../shared/text/numbers';
-import type { MetricComparison, Verdict } from './compare';
+import type { MetricComparisonSet, MetricResult, Verdict } from './metrics';
 
-const MINUS = '\u2212';
+/** 0.975 → "97.5%". */
+export function percentLevel(level: number): string {
+  return `${Number((level * 100).toFixed(2))}%`;
+}
 
 /** "+31.2%", "−22%": the shared formatter (a real minus sign, one decimal below 10% unless `digits` says otherwise). */
 export const signedPercent = formatSignedPct;
 
-function signedNumber(value: number, unit: string): string {
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 1 ? 1 : 3;
-  const text = Math.abs(value).toLocaleString('en-US', { maximumFractionDigits: digits });
-  if (Number(text.replace(/,/g, '')) === 0) return `0${unit}`;
-  return `${value < 0 ? MINUS : '+'}${text}${unit}`;
+/** A ratio as the % change it means: 1.312 → "+31.2%", 0.78 → "−22%" (never below −100%). */
+export function ratioPercent(ratio: number, digits?: number): string {
+  return formatSignedPct((ratio - 1) * 100, digits);
 }
 
-/** The change as % when the baseline allows it, else in absolute units. */
-function change(m: MetricComparison, unit: string, digits?: number): string {
-  return m.diffPct === null ? signedNumber(m.diff, unit) : signedPercent(m.diffPct, digits);
+/** "97.5% CI +27.0% … +35.4%", or "untested". */
+export function ratioInterval(m: Pick<MetricResult, 'ciLow' | 'ciHigh'>, level: number): string {
+  if (m.ciLow === null || m.ciHigh === null) return 'untested';
+  return `${percentLevel(level)} CI ${ratioPercent(m.ciLow, 1)} … ${ratioPercent(m.ciHigh, 1)}`;
 }
 
-function interval(m: MetricComparison, unit: string, level: string): string {
-  if (m.ciLowPct !== null && m.ciHighPct !== null) {
-    return `${level} CI ${signedPercent(m.ciLowPct, 1)} … ${signedPercent(m.ciHighPct, 1)}`;
-  }
-  if (m.ciLow !== null && m.ciHigh !== null) return `${level} CI ${signedNumber(m.ciLow, unit)} … ${signedNumber(m.ciHigh, unit)}`;
-  return 'untested';
+/** "±4.1%", "±38%", "±>999%": how precisely a ratio is known (an interval from two pairs can be astronomically wide). */
+export function halfWidthText(pct: number): string {
+  if (!(pct < 1000)) return '±>999%';
+  return `±${pct.toFixed(pct < 10 ? 1 : 0)}%`;
 }
 
-const VERDICT_TEXT: Record<Verdict, string> = {
+export const VERDICT_TEXT: Record<Verdict, string> = {
   faster: 'faster',
   slower: 'slower',
   'no-significant-change': 'no significant change',
 };
 
-/** One line, e.g. "+31.2% req/s (95% CI +27.0% … +35.4%), p99 −22% — faster". */
-export function formatSummary(input: {
-  requestsPerSecond: MetricComparison;
-  p99Ms: MetricComparison;
-  verdict: Verdict;
-  tested: boolean;
-  level: string;
-}): string {
-  const { requestsPerSecond: rps, p99Ms: p99, verdict, tested, level } = input;
-  const throughput = `${change(rps, ' req/s', 1)}${rps.diffPct === null ? '' : ' req/s'} (${interval(rps, ' req/s', level)})`;
-  const latencyNote = !tested ? ' (untested)' : p99.significant ? '' : ' (not significant)';
-  const latency = `p99 ${change(p99, ' ms')}${latencyNote}`;
-  const verdictText = tested ? VERDICT_TEXT[verdict] : 'no significant change (too few runs to test)';
-  return `${throughput}, ${latency} \u2014 ${verdictText}`;
+/** "req/s and p99", "p99": the verdict metrics that moved, by their labels. */
+export function movedText(set: Pick<MetricComparisonSet, 'moved' | 'metrics'>): string {
+  const labels = set.moved.map((n) => set.metrics[n].label);
+  return labels.length <= 1 ? labels.join('') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
+/** One line, e.g. "req/s +31.2% (97.5% CI +27.0% … +35.4%), p99 −22% (97.5% CI …) — faster (req/s and p99 moved)". */
+export function formatSummary(set: MetricComparisonSet): string {
+  const parts = Object.values(set.metrics).filter((m) => m.inVerdict).map((m) => {
+    const note = m.ciLow === null ? ' (untested)' : ` (${ratioInterval(m, set.metricConfidenceLevel)})`;
+    return `${m.label} ${ratioPercent(m.ratio, 1)}${note}`;
+  });
+  const verdict = !set.tested
+    ? 'no significant change (too few runs to test)'
+    : set.moved.length ? `${VERDICT_TEXT[set.verdict]} (${movedText(set)} moved)` : VERDICT_TEXT[set.verdict];
+  return `${parts.join(', ')} \u2014 ${verdict}`;
 }

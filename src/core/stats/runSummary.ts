@@ -14,14 +14,22 @@ export interface RunSummary {
   errors: number;
   /** Kept to show a run's shape (ramp-up, stalls); not used as samples. */
   perSecond: number[];
+  /**
+   * CPU time the app spent per response, ms: what the code costs, even when another program takes CPU
+   * away and req/s swings. Absent when the app's CPU time could not be read (and in older baselines).
+   */
+  cpuMsPerRequest?: number;
 }
 
-export function summarizeRun(result: LoadResult): RunSummary {
-  return {
+/** `appCpuMs`: CPU time the app process used during the measured load (null when unknown). */
+export function summarizeRun(result: LoadResult, appCpuMs: number | null = null): RunSummary {
+  const summary: RunSummary = {
     requestsPerSecond: result.requests.mean,
     p99Ms: result.latencyMs.p99,
     p50Ms: result.latencyMs.p50,
     errors: result.errors + result.non2xx,
     perSecond: [...result.requests.perSecond],
   };
+  if (appCpuMs !== null && appCpuMs > 0 && result.requests.total > 0) summary.cpuMsPerRequest = Math.round((appCpuMs / result.requests.total) * 1e6) / 1e6;
+  return summary;
 }

@@ -41,6 +41,12 @@ export interface VerifyResult {
   baseline: { createdAt: string; runs: RunSummary[]; nodeVersion: string; nodeEnv: string | null };
   comparison: Comparison;
   warnings: Warning[];
+  /**
+   * Set when the baseline recorded a git commit and the working tree is not that commit (another HEAD
+   * or uncommitted changes): `hotpath compare --base <base>` measures both interleaved, which a verify
+   * against old runs cannot.
+   */
+  interleavedCompare?: { base: string; baselineDirty: boolean; currentCommit: string | null; currentDirty: boolean | null };
 }
 
 export function baselineDir(request: { cwd: string; storeDir?: string }): string {
@@ -58,7 +64,7 @@ function medianResult(results: LoadResult[]): LoadResult {
 
 export async function establishBaseline(request: BaselineRequest, deps: WorkflowDeps = {}): Promise<BaselineResult> {
   const measured = await measureRuns(request, request.load, request.runs, deps);
-  const runs = measured.results.map(summarizeRun);
+  const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const baseline: Baseline = {
     version: 1, name: request.name, createdAt: new Date().toISOString(), command: request.command, cwd: request.cwd,
@@ -80,6 +86,8 @@ export interface VerifyRequest extends TargetCommand {
   runs?: number;
   name: string;
   storeDir?: string;
+  /** Family-wise significance level of the verdict (default 0.05). */
+  alpha?: number;
 }
 
 export async function verifyAgainstBaseline(request: VerifyRequest, deps: WorkflowDeps = {}): Promise<VerifyResult> {
@@ -89,15 +97,20 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   const load: LoadOptionsInput = { ...baselineLoad, ...request.load };
   const runs = request.runs ?? baseline.runs.length;
   const measured = await measureRuns(request, load, runs, deps);
-  const current = measured.results.map(summarizeRun);
-  const comparison = compareRuns(baseline.runs, current);
+  const current = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
+  const comparison = compareRuns(baseline.runs, current, { alpha: request.alpha });
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];
   const differs = (['connections', 'durationSeconds', 'pipelining', 'method', 'path'] as const).filter((k) => baseline.load[k] !== measured.loadOptions[k]);
   if (differs.length) {
     warnings.push({ code: 'LOAD_DIFFERS', message: `The load differs from the baseline's (${differs.map((k) => `${k}: ${baseline.load[k]} → ${measured.loadOptions[k]}`).join(', ')}), so the comparison mixes two workloads. Re-run without those options, or record a new baseline.` });
   }
+  const base = baseline.environment.gitCommit;
+  const interleavedCompare = base && (environment.gitCommit !== base || environment.gitDirty === true)
+    ? { base, baselineDirty: baseline.environment.gitDirty === true, currentCommit: environment.gitCommit, currentDirty: environment.gitDirty }
+    : undefined;
   return {
+    ...(interleavedCompare ? { interleavedCompare } : {}),
     kind: 'verify', name: request.name, target: targetInfo(request, measured), loadOptions: measured.loadOptions,
     runs: current, load: medianResult(measured.results),
     baseline: { createdAt: baseline.createdAt, runs: baseline.runs, nodeVersion: baseline.environment.nodeVersion, nodeEnv: baseline.environment.nodeEnv },

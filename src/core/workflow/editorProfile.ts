@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { buildAnnotations, type Annotations } from '../annotate';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
-import { buildDiffPayload, buildFlamePayload } from '../flame';
+import { buildDiffPayload, buildFlamePayload, type DiffOptions } from '../flame';
 import { loadProfile, type ProfileModel } from '../profile';
 import { addV8FlameExtras } from '../v8/flameExtras';
 import type { V8FunctionSignals } from '../v8/types';
@@ -18,6 +18,10 @@ export interface EditorProfileRequest {
   file: string;
   /** Differential view: the profile this one is compared with. */
   before?: string;
+  /** How a comparison's two sides are named and rooted (a worktree and the working tree), so user files match. */
+  diff?: Pick<DiffOptions, 'beforeTitle' | 'beforeRoot' | 'afterRoot' | 'sides'>;
+  /** The flamegraph's title; the file name when absent. */
+  title?: string;
   maxFunctions: number;
   limit?: number;
 }
@@ -37,7 +41,7 @@ export interface EditorProfile {
 export type EditorProgress = (stage: string, fraction: number) => void;
 
 export async function loadEditorProfile(request: EditorProfileRequest, token: CancellationToken = neverCancelled, progress: EditorProgress = () => {}): Promise<EditorProfile> {
-  const title = path.basename(request.file);
+  const title = request.title ?? path.basename(request.file);
   progress(`Reading ${title}`, 0.05);
   const model = await loadProfile(request.file, { sourceMaps: true, thread: 'main', token });
   throwIfCancelled(token, 'Opening the profile');
@@ -60,7 +64,7 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   throwIfCancelled(token, 'Opening the profile');
   progress('Building the flamegraph', 0.9);
   const payload = before
-    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!) })
+    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff })
     : buildFlamePayload(model, { title });
   if (!before && v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
   return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}) };

@@ -1,19 +1,66 @@
+import type { CancellationToken } from '../common/cancellation';
+import type { Logger } from '../common/logger';
 import type { LoadOptions, LoadOptionsInput } from '../load/options';
 import { resolveLoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
+import { checkNodeVersion, type RunnableSide } from '../measure/scriptRun';
+import { processCpuMs } from '../measure/processCpu';
 import type { ProcessReport } from '../target/reports';
 import { measure, warmUp } from './loadPhases';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { neverCancelled } from '../common/cancellation';
 import { silentLogger } from '../common/logger';
 import type { WorkflowDeps } from './profileWithLoad';
+import type { ProgressSink } from './progress';
 
 export interface MeasuredRuns {
   results: LoadResult[];
+  /** Per run: CPU time the app process used during the measured load, ms (null where unreadable). */
+  appCpuMs: Array<number | null>;
   loadOptions: LoadOptions;
   /** The app process as it reported itself in the last run (node version, NODE_ENV). */
   process: ProcessReport;
   port: number;
+}
+
+export interface HttpRun {
+  result: LoadResult;
+  /** CPU time the app process (all its threads) used during the measured load, ms; null when unreadable. */
+  appCpuMs: number | null;
+  process: ProcessReport;
+  port: number;
+  loadOptions: LoadOptions;
+}
+
+export interface HttpRunContext {
+  token: CancellationToken;
+  logger: Logger;
+  progress: ProgressSink;
+  /** e.g. "run 2 of 3" */
+  label: string;
+  /** Seconds of the whole command done before this run, and the whole command's seconds. */
+  offsetSeconds: number;
+  totalSeconds: number;
+}
+
+/**
+ * One measured HTTP run: a fresh app process, a warm-up (discarded), one measured load, the app
+ * stopped. A fresh process per run makes runs independent observations (JIT decisions, heap layout and
+ * GC timing differ between processes, and that variation belongs in the sample). When the side names
+ * the Node version it must run on, the app's own report is checked against it.
+ */
+export function measureHttpRun(spec: TargetCommand & Partial<Pick<RunnableSide, 'label' | 'expectedNodeVersion'>>, load: LoadOptionsInput, ctx: HttpRunContext): Promise<HttpRun> {
+  return withHttpTarget(spec, ctx, async (_target, ready) => {
+    if (spec.expectedNodeVersion) checkNodeVersion({ label: spec.label ?? ctx.label, command: spec.command, cwd: spec.cwd, env: spec.env ?? {}, expectedNodeVersion: spec.expectedNodeVersion }, ready.process.nodeVersion);
+    const loadOptions = resolveLoadOptions(load, { port: ready.port });
+    const phase = { token: ctx.token, logger: ctx.logger, progress: ctx.progress, label: ctx.label, totalSeconds: ctx.totalSeconds };
+    await warmUp(loadOptions, { ...phase, offsetSeconds: ctx.offsetSeconds });
+    const cpuBefore = await processCpuMs(ready.process.pid);
+    const result = await measure('measuring', loadOptions, { ...phase, offsetSeconds: ctx.offsetSeconds + loadOptions.warmupSeconds });
+    const cpuAfter = await processCpuMs(ready.process.pid);
+    const appCpuMs = cpuBefore !== null && cpuAfter !== null && cpuAfter > cpuBefore ? cpuAfter - cpuBefore : null;
+    return { result, appCpuMs, process: ready.process, port: ready.port, loadOptions };
+  });
 }
 
 /**
@@ -28,19 +75,14 @@ export async function measureRuns(spec: TargetCommand, load: LoadOptionsInput, r
   const checked = resolveLoadOptions(load, { port: spec.port ?? 1 });
   const perRun = checked.warmupSeconds + checked.durationSeconds;
   const results: LoadResult[] = [];
-  let last: { process: ProcessReport; port: number; loadOptions: LoadOptions } | undefined;
+  const appCpuMs: Array<number | null> = [];
+  let last: HttpRun | undefined;
   for (let i = 0; i < runs; i++) {
     const label = `run ${i + 1} of ${runs}`;
     progress({ stage: 'starting', message: `Starting the app (${label})`, fraction: (i * perRun) / (runs * perRun) });
-    const result = await withHttpTarget(spec, { token, logger }, async (_target, ready) => {
-      const loadOptions = resolveLoadOptions(load, { port: ready.port });
-      const ctx = { token, logger, progress, label, totalSeconds: runs * perRun };
-      await warmUp(loadOptions, { ...ctx, offsetSeconds: i * perRun });
-      const measured = await measure('measuring', loadOptions, { ...ctx, offsetSeconds: i * perRun + loadOptions.warmupSeconds });
-      last = { process: ready.process, port: ready.port, loadOptions };
-      return measured;
-    });
-    results.push(result);
+    last = await measureHttpRun(spec, load, { token, logger, progress, label, offsetSeconds: i * perRun, totalSeconds: runs * perRun });
+    results.push(last.result);
+    appCpuMs.push(last.appCpuMs);
   }
-  return { results, ...last! };
+  return { results, appCpuMs, loadOptions: last!.loadOptions, process: last!.process, port: last!.port };
 }

@@ -1,5 +1,5 @@
 /** What a long workflow step reports, for the CLI's progress bar and VS Code's progress notification. */
-export type WorkflowStage = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analyzing' | 'stopping';
+export type WorkflowStage = 'preparing' | 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analyzing' | 'stopping';
 
 export interface WorkflowProgress {
   stage: WorkflowStage;
@@ -8,6 +8,8 @@ export interface WorkflowProgress {
   fraction?: number;
   /** Live load figure of the last second, when load is running. */
   requestsPerSecond?: number;
+  /** A comparison's interval so far (the metric the stopping rule watches). */
+  interval?: { label: string; ratio: number; ciLow: number; ciHigh: number; halfWidthPct: number; targetPct: number; pairs: number; level: number };
 }
 
 export type ProgressSink = (progress: WorkflowProgress) => void;

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { CancellationToken } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
-import { loadProfile } from '../profile';
+import { loadProfile, type ProfileModel } from '../profile';
+import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
 import { analyzeModel, annotateHotspots, attachV8, type Analysis } from './analyze';
 
 export interface ReportResult extends Analysis {
@@ -9,13 +10,15 @@ export interface ReportResult extends Analysis {
   profilePath: string;
   durationMs: number;
   sampleCount: number;
+  /** `report --diff BEFORE AFTER`: per function, matched by identity between the two profiles. */
+  diff?: ProfileDiff & { beforePath: string; before: ProfileModel };
 }
 
 /**
- * `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk.
+ * `hotpath report FILE`: the same ranking as after a run, for any .cpuprofile on disk; `diffWith`: the profile before.
  * `attribution: false` (`--no-attribution`) reports the profile as V8 charged it, without reading sources.
  */
-export async function reportProfile(file: string, options: { limit?: number; attribution?: boolean; token?: CancellationToken } = {}): Promise<ReportResult> {
+export async function reportProfile(file: string, options: { limit?: number; attribution?: boolean; diffWith?: string; token?: CancellationToken } = {}): Promise<ReportResult> {
   const profilePath = path.resolve(file);
   // Cancellable while it reads (the profile, its source maps, the files they name).
   const model = await loadProfile(profilePath, { sourceMaps: true, thread: 'main', token: options.token });
@@ -32,5 +35,12 @@ export async function reportProfile(file: string, options: { limit?: number; att
   annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions);
   const warnings = [...model.warnings, ...(analysis.overhead ? [analysis.overhead] : [])];
   const { overhead: _overhead, ...rest } = analysis;
-  return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...rest, warnings, model, ...v8 };
+  const result: ReportResult = { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...rest, warnings, model, ...v8 };
+  if (options.diffWith) {
+    const beforePath = path.resolve(options.diffWith);
+    const before = await loadProfile(beforePath, { sourceMaps: true, thread: 'main', token: options.token });
+    const { raw: _beforeRaw, ...beforeV8 } = await attachV8(before, beforePath, undefined);
+    result.diff = { ...diffProfiles({ model: before, v8Functions: beforeV8.v8Functions }, { model, v8Functions: v8.v8Functions }), beforePath, before };
+  }
+  return result;
 }

@@ -64,11 +64,23 @@ export interface FlameTimeline {
   resolutionUs: number;
 }
 
+/** What one side of a comparison ran, for the differential flamegraph's header. Text for display only. */
+export interface DiffSide {
+  label: string;
+  nodeVersion?: string | null;
+  gitRev?: string | null;
+  /** The variables and node flags that set this side apart. */
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+}
+
 /** A differential payload: `frames` are the newer profile's; this is the older one's matching time. */
 export interface FlameDiff {
   before: FlameProfileMeta;
   /** Per frame of the newer profile: self time of the same call path in the older profile, µs. */
   beforeSelfUs: Float64Array;
+  /** Both sides of a `hotpath compare` (before = a, after = b), when known. */
+  sides?: { before: DiffSide; after: DiffSide };
 }
 
 export interface FlamePayload {
@@ -92,7 +104,7 @@ export interface EncodedHeader {
   strings: string[];
   functionCount: number;
   timeline?: { endUs: number; resampled: boolean; resolutionUs: number };
-  diff?: { before: FlameProfileMeta };
+  diff?: { before: FlameProfileMeta; sides?: FlameDiff['sides'] };
   sections: Section[];
   byteLength: number;
 }
@@ -153,7 +165,7 @@ export function encodePayload(p: FlamePayload, options: EncodeOptions = {}): { h
     strings: p.strings,
     functionCount: p.functions.count,
     timeline: p.timeline && { endUs: p.timeline.endUs, resampled: p.timeline.resampled, resolutionUs: p.timeline.resolutionUs },
-    diff: p.diff && { before: p.diff.before },
+    diff: p.diff && { before: p.diff.before, ...(p.diff.sides ? { sides: p.diff.sides } : {}) },
     sections,
     byteLength: offset,
   };
@@ -196,6 +208,6 @@ export function decodePayload(header: EncodedHeader, binary: Uint8Array): FlameP
     const exact = get.get('timeline.startUs') as Float64Array | undefined;
     payload.timeline = { ...header.timeline, frame: need('timeline.frame'), startUs: exact ?? startsOf(need('timeline.durationUs')) };
   }
-  if (header.diff) payload.diff = { before: header.diff.before, beforeSelfUs: need('diff.beforeSelfUs') };
+  if (header.diff) payload.diff = { before: header.diff.before, beforeSelfUs: need('diff.beforeSelfUs'), ...(header.diff.sides ? { sides: header.diff.sides } : {}) };
   return payload;
 }

@@ -17,7 +17,7 @@ export interface RunCommandDeps {
   state: vscode.Memento;
 }
 
-async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false): Promise<TargetSpec | undefined> {
+export async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false): Promise<TargetSpec | undefined> {
   try {
     const target = await chooseTarget(deps.state, { http: kind !== 'script', forceAsk });
     return await confirmNodeEnv(target, deps.state);
@@ -29,7 +29,7 @@ async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false):
 }
 
 /** Profile, baseline, verify, script: pick the target, check NODE_ENV, run with progress. */
-async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach'>): Promise<void> {
+async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach' | 'compare'>): Promise<void> {
   if (!(await requireTrust('Profiling'))) return;
   const target = await targetFor(deps, kind);
   if (!target) return;

@@ -2,7 +2,7 @@ import { InitializedEvent, LoggingDebugSession, OutputEvent, TerminatedEvent } f
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { CancellationTokenSource } from '../../core/common/cancellation';
 import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
-import type { RunSettings } from '../settings';
+import type { CompareSettings, RunSettings } from '../settings';
 import { rps } from '../status/render';
 import type { RunController } from '../workflow/runController';
 import { requestFromLaunchConfig, type HotpathLaunchConfig } from './launchConfig';
@@ -21,6 +21,7 @@ export class HotpathDebugSession extends LoggingDebugSession {
     private readonly controller: RunController,
     private readonly folder: string,
     private readonly defaults: RunSettings,
+    private readonly compareDefaults?: CompareSettings,
   ) {
     super();
   }
@@ -39,7 +40,7 @@ export class HotpathDebugSession extends LoggingDebugSession {
   protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
     let request;
     try {
-      request = requestFromLaunchConfig(args as HotpathLaunchConfig, this.folder, this.defaults);
+      request = requestFromLaunchConfig(args as HotpathLaunchConfig, this.folder, this.defaults, this.compareDefaults);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1001, format: notificationText(errorMessage(err)), showUser: true });
       return;
@@ -47,7 +48,11 @@ export class HotpathDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     const what = request.kind === 'attach' ? request.describe : request.target.command.join(' ');
     this.out(`Hotpath ${request.kind}: ${what}`, 'important');
-    if (request.kind !== 'attach' && (request.target.env.NODE_ENV ?? process.env.NODE_ENV) !== 'production') {
+    // A comparison whose sides set NODE_ENV themselves (development against production) measures that switch.
+    const nodeEnvs = request.kind === 'attach' ? [] : request.kind === 'compare'
+      ? request.sides.map((side) => side.env?.NODE_ENV ?? request.target.env.NODE_ENV ?? process.env.NODE_ENV)
+      : [request.target.env.NODE_ENV ?? process.env.NODE_ENV];
+    if (nodeEnvs.length && nodeEnvs.every((e) => e !== 'production')) {
       this.out('Warning: NODE_ENV is not "production" for this run; frameworks then skip caches and the profile ranks development-only work. Add "env": {"NODE_ENV": "production"} to the configuration.', 'stderr');
     }
     let lastStage = '';
@@ -63,6 +68,7 @@ export class HotpathDebugSession extends LoggingDebugSession {
       this.out(summary, 'important');
       for (const w of result.warnings) this.out(`Warning (${w.code}): ${w.message}`, 'stderr');
       if ('profilePath' in result) this.out(`Profile: ${result.profilePath}`);
+      if (result.kind === 'compare' && result.profiles) this.out(`Profiles: A ${result.profiles.a.path}, B ${result.profiles.b.path} (differential flamegraph in the Hotpath Flamegraph panel)`);
     }, (err) => {
       this.out(isHotpathError(err, ErrorCode.Cancelled) ? 'Cancelled; the app was stopped.' : `Failed: ${errorMessage(err)}`, 'stderr');
     }).finally(() => this.sendEvent(new TerminatedEvent()));

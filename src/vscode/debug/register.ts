@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { runSettings } from '../settings';
+import { compareSettings, runSettings } from '../settings';
 import { resolveTarget } from '../targets/targetSpec';
 import type { RunController } from '../workflow/runController';
 import { HotpathDebugSession } from './debugSession';
@@ -48,7 +48,7 @@ export function registerDebugType(controller: RunController): vscode.Disposable[
   const factory: vscode.DebugAdapterDescriptorFactory = {
     createDebugAdapterDescriptor(session) {
       const folder = session.workspaceFolder?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-      return new vscode.DebugAdapterInlineImplementation(new HotpathDebugSession(controller, folder, runSettings(session.workspaceFolder?.uri)));
+      return new vscode.DebugAdapterInlineImplementation(new HotpathDebugSession(controller, folder, runSettings(session.workspaceFolder?.uri), compareSettings(session.workspaceFolder?.uri)));
     },
   };
   return [

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { buildDiffPayload, buildFlamePayload } from '../../core/flame';
 import type { ProfileModel } from '../../core/profile';
 import { initMessages, isWebviewMessage, type HostMessage, type ViewState } from '../../shared/protocol';
-import type { FlamePayload } from '../../shared/flame/payload';
+import type { FlameDiff, FlamePayload } from '../../shared/flame/payload';
 import { flameHtml } from '../../shared/webviewHtml';
 import { showError, showInfo } from '../notify';
 
@@ -16,6 +16,11 @@ export interface FlameContent {
   /** Differential view: colours by the change from this profile. */
   before?: ProfileModel;
   beforeTitle?: string;
+  /** Project roots of the two sides (a worktree and the working tree), so user files match; inferred when absent. */
+  beforeRoot?: string;
+  afterRoot?: string;
+  /** What each side of a comparison ran, for the header. */
+  sides?: FlameDiff['sides'];
   /** Adds per-function extras (V8 tiers) to the payload before it is sent. */
   decorate?: (payload: FlamePayload) => void;
   /** Built already (in the profile worker, extras included): sent as it is. */
@@ -26,7 +31,7 @@ export function buildPayload(content: FlameContent): FlamePayload {
   if (content.payload) return content.payload;
   if (!content.model) throw new Error(`nothing to draw for ${content.title}`);
   const payload = content.before
-    ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle })
+    ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle, beforeRoot: content.beforeRoot, afterRoot: content.afterRoot, sides: content.sides })
     : buildFlamePayload(content.model, { title: content.title });
   content.decorate?.(payload);
   return payload;

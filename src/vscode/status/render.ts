@@ -2,18 +2,22 @@
  * The status bar item as a pure function of one state value (no vscode import, unit-tested in plain Node).
  * The adapter in statusBar.ts only copies the result onto the item.
  */
-import type { Comparison } from '../../core/stats/compare';
-import { signedPercent } from '../../core/stats/formatComparison';
+import type { Comparison, MetricResult } from '../../core/stats/metrics';
+import { halfWidthText, movedText, percentLevel, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
 import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
 import { ownMatters } from '../../core/attribution/rank';
-import type { WorkflowStage } from '../../core/workflow/progress';
+import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
   | { kind: 'idle' }
-  | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number }
+  | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number; interval?: WorkflowProgress['interval'] }
   | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
-  | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] };
+  | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
+  | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean };
+
+/** What the status bar says about each side of a comparison (labels are the user's own words). */
+export interface CompareSideSummary { label: string; nodeVersion: string | null; gitRev: string | null }
 
 export type StatusTone = 'faster' | 'slower' | 'neutral';
 
@@ -26,7 +30,7 @@ export interface RenderedStatus {
 }
 
 const STAGE_LABEL: Record<WorkflowStage, string> = {
-  starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
+  preparing: 'Preparing', starting: 'Starting', warmup: 'Warming up', measuring: 'Measuring', profiling: 'Profiling', analyzing: 'Analyzing', stopping: 'Stopping',
 };
 
 export const rps = (n: number): string => formatInt(n);
@@ -36,33 +40,71 @@ export { mdCode, mdEscape };
 /** Profile text in a status bar label: one line, and `$(name)` would render as an icon (see labelText). */
 export const noIcons = labelText;
 
-function pctOrDash(p: number | null): string {
-  return p === null ? '—' : signedPercent(p);
+/** The comparison's metrics as a Markdown table: both sides' geometric means, the change, its interval. */
+export function metricsTable(c: Comparison, sides: [string, string]): string[] {
+  const level = percentLevel(c.metricConfidenceLevel);
+  const value = (m: MetricResult, v: number) => (m.unit === 'ms' ? `${ms(v)} ms` : rps(v));
+  const rows = Object.values(c.metrics).map((m) => {
+    const ci = m.ciLow === null || m.ciHigh === null ? 'untested' : `${ratioPercent(m.ciLow, 1)} … ${ratioPercent(m.ciHigh, 1)}`;
+    const mark = m.significant ? ' **✓**' : '';
+    return `| ${mdEscape(m.label === 'p99' || m.label === 'p50' ? `${m.label} latency` : m.label)}${m.inVerdict ? '' : ' *(info)*'} | ${value(m, m.a.geomean)} | ${value(m, m.b.geomean)} | ${ratioPercent(m.ratio)}${mark} | ${ci} | ${m.pValue === null ? '—' : m.pValue < 0.001 ? '< 0.001' : m.pValue.toFixed(3)} |`;
+  });
+  return [`| | ${mdEscape(sides[0])} | ${mdEscape(sides[1])} | change | ${level} CI | p |`, '|---|---:|---:|---:|---:|---:|', ...rows];
 }
+
+export function verdictText(c: Comparison): string {
+  return c.moved.length ? `${VERDICT_TEXT[c.verdict]} (${movedText(c)} moved)` : c.tested ? VERDICT_TEXT[c.verdict] : 'no test (too few runs)';
+}
+
+const toneOf = (c: Comparison): StatusTone => (c.verdict === 'faster' ? 'faster' : c.verdict === 'slower' ? 'slower' : 'neutral');
 
 function renderVerified(s: Extract<StatusState, { kind: 'verified' }>): RenderedStatus {
   const c = s.comparison;
-  const r = c.requestsPerSecond;
-  const p = c.p99Ms;
-  const change = r.diffPct === null ? '' : ` ${signedPercent(r.diffPct)} vs baseline`;
-  const tone: StatusTone = c.verdict === 'faster' ? 'faster' : c.verdict === 'slower' ? 'slower' : 'neutral';
+  const r = c.metrics.requestsPerSecond;
   const note = c.verdict === 'no-significant-change' ? ' (no significant change)' : '';
-  const level = `${Math.round(c.confidenceLevel * 100)}%`;
-  const ci = r.ciLowPct !== null && r.ciHighPct !== null ? `${level} CI ${signedPercent(r.ciLowPct, 1)} … ${signedPercent(r.ciHighPct, 1)}` : 'not testable (too few runs)';
   const lines = [
-    `**Hotpath: verify vs baseline "${mdEscape(s.name)}"** — ${mdEscape(c.verdict === 'no-significant-change' ? 'no significant change' : c.verdict)}`,
+    `**Hotpath: verify vs baseline "${mdEscape(s.name)}"** — ${mdEscape(verdictText(c))}`,
     '',
-    '| | baseline | now | change |',
-    '|---|---:|---:|---:|',
-    `| req/s | ${rps(r.baselineMean)} | ${rps(r.currentMean)} | ${pctOrDash(r.diffPct)} |`,
-    `| p99 latency | ${ms(p.baselineMean)} ms | ${ms(p.currentMean)} ms | ${pctOrDash(p.diffPct)} |`,
+    ...metricsTable(c, ['baseline', 'now']),
     '',
-    `req/s change: ${ci}; p = ${r.pValue === null ? '—' : r.pValue < 0.001 ? '< 0.001' : r.pValue.toFixed(3)} (${mdEscape(c.method)}, n = ${c.n.baseline} vs ${c.n.current} runs).`,
-    ...(s.warnings.length ? ['', ...s.warnings.map((w) => `$(warning) ${mdEscape(w)}`)] : []),
+    `${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
+    ...s.warnings.flatMap((w) => ['', `$(warning) ${mdEscape(w)}`]),
     '',
     '[$(refresh) Verify again](command:hotpath.verifyAgainstBaseline) · [$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(go-to-file) Open baseline](command:hotpath.baselines.open)',
   ];
-  return { text: `$(pulse) ${rps(r.currentMean)} req/s${change}${note}`, tooltip: lines.join('\n'), tone, command: 'hotpath.verifyAgainstBaseline' };
+  return { text: `$(pulse) ${rps(r.b.geomean)} req/s ${ratioPercent(r.ratio)} vs baseline${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: 'hotpath.verifyAgainstBaseline' };
+}
+
+const STOPPED: Record<string, string> = { target: 'the interval reached its target', budget: 'the time budget ran out', 'max-pairs': 'the pair limit was reached', fixed: 'the set number of pairs was run' };
+
+function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): RenderedStatus {
+  const c = s.comparison;
+  const [a, b] = s.sides;
+  const m = c.metrics[c.primary];
+  const note = c.verdict === 'no-significant-change' ? ' (no significant change)' : '';
+  const facts = (x: CompareSideSummary) => [x.nodeVersion ? `Node ${x.nodeVersion}` : '', x.gitRev ? x.gitRev.slice(0, 7) : ''].filter((f) => f && !x.label.includes(f)).join(', ');
+  const side = (name: string, x: CompareSideSummary) => `**${name}**: ${mdEscape(x.label)}${facts(x) ? ` (${mdEscape(facts(x))})` : ''}`;
+  const lines = [
+    `**Hotpath: compare** — ${c.verdict === 'no-significant-change' ? 'no significant change between A and B' : `B is ${VERDICT_TEXT[c.verdict]} than A${c.moved.length ? ` (${mdEscape(movedText(c))} moved)` : ''}`}`,
+    '',
+    `${side('A', a)} · ${side('B', b)}`,
+    '',
+    ...metricsTable(c, ['A', 'B']),
+    '',
+    `${c.pairs} interleaved pairs in ${Math.round(c.elapsedMs / 1000)} s; stopped because ${STOPPED[c.stopReason] ?? c.stopReason}. ${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
+    ...s.warnings.flatMap((w) => ['', `$(warning) ${mdEscape(w)}`]),
+    '',
+    [s.hasFlamegraph ? '[$(flame) Differential flamegraph](command:hotpath.showFlamegraph)' : '', '[$(refresh) Compare again](command:hotpath.compareAgain)'].filter(Boolean).join(' · '),
+  ];
+  const change = m ? `${ratioPercent(m.ratio)} ${m.label}` : '';
+  // "+212% req/s vs 1a2b3c4" (B is the working tree), "Node 24.21.0 −3.1% req/s vs Node 22.23.3".
+  const bName = b.label.startsWith('working tree') ? '' : `${noIcons(labelText(b.label))} `;
+  return { text: `$(git-compare) ${bName}${change} vs ${noIcons(labelText(a.label))}${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: s.hasFlamegraph ? 'hotpath.showFlamegraph' : 'hotpath.compareAgain' };
+}
+
+/** "req/s +12.3% ±8.1%": a comparison's interval so far, for the running status. */
+function intervalNote(i: NonNullable<WorkflowProgress['interval']>): string {
+  return ` ${i.label} ${ratioPercent(i.ratio)} ${halfWidthText(i.halfWidthPct)}`;
 }
 
 export function renderStatus(state: StatusState): RenderedStatus {
@@ -71,7 +113,9 @@ export function renderStatus(state: StatusState): RenderedStatus {
       return { text: '$(pulse) Hotpath', tooltip: 'Hotpath: [Profile with Load](command:hotpath.profileWithLoad) · [Establish Baseline](command:hotpath.establishBaseline)', tone: 'neutral', command: 'hotpath.profileWithLoad' };
     case 'running': {
       const live = state.requestsPerSecond !== undefined ? ` ${rps(state.requestsPerSecond)} req/s` : '';
-      return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}. Cancel from the progress notification.`, tone: 'neutral' };
+      const interval = state.interval ? ` ·${intervalNote(state.interval)}` : '';
+      const intervalTip = state.interval ? ` So far (${state.interval.pairs} pairs): ${mdEscape(state.interval.label)} ${ratioPercent(state.interval.ratio)}, ${percentLevel(state.interval.level)} CI ${ratioPercent(state.interval.ciLow, 1)} … ${ratioPercent(state.interval.ciHigh, 1)} (target ±${state.interval.targetPct}%).` : '';
+      return { text: `$(loading~spin) ${STAGE_LABEL[state.stage]}…${live}${interval}`, tooltip: `${mdEscape(state.title)}: ${STAGE_LABEL[state.stage].toLowerCase()}.${intervalTip} Cancel from the progress notification.`, tone: 'neutral' };
     }
     case 'profiled': {
       // Own cost (self plus the dependency, Node and native code it calls) is what a change can remove.
@@ -91,5 +135,7 @@ export function renderStatus(state: StatusState): RenderedStatus {
       };
     case 'verified':
       return renderVerified(state);
+    case 'compared':
+      return renderCompared(state);
   }
 }

@@ -6,7 +6,8 @@ import type { HotpathSession, LoadedProfile } from '../session';
 import { rps } from '../status/render';
 import { ownDetail } from '../../core/attribution/rank';
 import { formatPct } from '../../shared/text';
-import { loadedFromAnalysis } from './loadedProfile';
+import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
+import type { CompareResult, CompareSide } from '../../core/workflow/compare';
 import { checksOf, type RunResult } from './runs';
 import { showInfo, showWarning } from '../notify';
 
@@ -66,16 +67,53 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       if (options.notify) void showInfo(`Hotpath: ${summary}`);
       return summary;
     }
+    case 'compare':
+      return applyCompare(ctx, result, warningNote, options.notify);
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
       const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
       if (options.notify) {
         const show = result.comparison.verdict === 'slower' ? showWarning : showInfo;
-        void show(`Hotpath: ${summary}`);
+        // The baseline ran on another commit: measuring both interleaved, now, is the sounder test.
+        const base = result.interleavedCompare?.base;
+        const offer = base ? `Compare Interleaved with ${base.slice(0, 7)}` : undefined;
+        void show(`Hotpath: ${summary}${base ? ` The baseline was recorded at ${base.slice(0, 7)}, not what the working tree holds now.` : ''}`, ...(offer ? [offer] : [])).then((choice) => {
+          if (choice && base) void vscode.commands.executeCommand('hotpath.compareWithGitRevision', { base });
+        });
       }
       return summary;
     }
   }
+}
+
+/**
+ * A comparison: status bar verdict, B's profile in the editor and the differential flamegraph of the two
+ * sides — B's profile read and laid out in the worker thread, like any profile the editor opens.
+ */
+async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNote: string, notify: boolean): Promise<string> {
+  const [a, b] = result.sides;
+  const c = result.comparison;
+  ctx.session.setStatus({
+    kind: 'compared', sides: [{ label: a.label, nodeVersion: a.nodeVersion, gitRev: a.gitRev }, { label: b.label, nodeVersion: b.nodeVersion, gitRev: b.gitRev }],
+    comparison: c, warnings: result.warnings.map((w) => w.message), hasFlamegraph: result.profiles !== undefined,
+  });
+  if (result.profiles) {
+    const pa = result.profiles.a;
+    const pb = result.profiles.b;
+    const side = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
+    const diff = { beforeTitle: `A: ${a.label}`, beforeRoot: pa.projectRoot, afterRoot: pb.projectRoot, sides: { before: side(a), after: side(b) } };
+    const loaded: LoadedProfile = await loadedFromFile(pb.path, { before: pa.path, diff, title: `B: ${b.label}` });
+    ctx.session.setProfile(loaded);
+    ctx.flame.show({ title: loaded.title, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, { preserveFocus: true });
+  }
+  const summary = `Compare B (${b.label}) with A (${a.label}), ${c.pairs} interleaved pairs: ${c.summary}.${warningNote}`;
+  if (notify) {
+    const show = c.verdict === 'slower' ? showWarning : showInfo;
+    void show(`Hotpath: ${summary}`, ...(result.profiles ? ['Open Differential Flamegraph'] : [])).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('hotpath.showFlamegraph');
+    });
+  }
+  return summary;
 }
 
 async function offerProfileActions(summary: string, top: ReturnType<typeof topHotspot>): Promise<void> {

@@ -6,6 +6,7 @@ import { establishBaseline, verifyAgainstBaseline } from '../../core/workflow/ba
 import { profileAttached } from '../../core/workflow/profileAttached';
 import { profileScript } from '../../core/workflow/profileScript';
 import { profileWithLoad, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
+import { compareVariants } from '../../core/workflow/compare';
 import { profileName, type RunRequest, type RunResult } from './runs';
 
 export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
@@ -27,6 +28,16 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
       // Only what the target itself pins; everything else comes from the baseline, so the load is the same.
       const load = { ...(t.path ? { path: t.path } : {}), ...(t.method ? { method: t.method } : {}) };
       return verifyAgainstBaseline({ command: t.command, cwd: t.cwd, env: t.env, load, name: request.baselineName }, deps);
+    }
+    case 'compare': {
+      const t = request.target;
+      const c = request.compare;
+      const load = { ...request.settings.load, durationSeconds: c.durationSeconds, warmupSeconds: c.warmupSeconds };
+      return compareVariants({
+        command: t.command, cwd: t.cwd, env: t.env, sides: request.sides, mode: c.script ? 'script' : 'http', load,
+        interleave: c.pairs >= 2 ? { fixedPairs: c.pairs } : { targetHalfWidthPct: c.targetCiPercent, budgetMs: c.budgetSeconds * 1000 },
+        samplingIntervalMicros: request.settings.samplingIntervalMicros, name: `${profileName(t.name)}-compare`,
+      }, deps);
     }
     case 'attach':
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);

@@ -47,7 +47,7 @@ export class RunController implements vscode.Disposable {
         token: source.token,
         logger: coreLogger(log),
         onProgress: (p: WorkflowProgress) => {
-          this.session.setStatus({ kind: 'running', title, stage: p.stage, requestsPerSecond: p.requestsPerSecond });
+          this.session.setStatus({ kind: 'running', title, stage: p.stage, requestsPerSecond: p.requestsPerSecond, interval: p.interval });
           options.onProgress?.(p);
         },
       });

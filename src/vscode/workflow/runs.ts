@@ -9,17 +9,29 @@ import type { BaselineResult, VerifyResult } from '../../core/workflow/baseline'
 import type { ScriptResult } from '../../core/workflow/profileScript';
 import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import type { PreflightCheck } from '../../core/workflow/preflight';
-import type { RunSettings } from '../settings';
+import type { CompareSettings, RunSettings } from '../settings';
+import type { SideSpec } from '../../core/variants/sides';
+import type { CompareResult } from '../../core/workflow/compare';
 import type { TargetSpec } from '../targets/targetSpec';
 
-export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach';
+export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare';
+
+/** An interleaved comparison of two sides of one target (git revision, Node versions, env, node flags). */
+export interface CompareRunRequest {
+  kind: 'compare';
+  target: TargetSpec;
+  settings: RunSettings;
+  sides: [SideSpec, SideSpec];
+  compare: CompareSettings & { script?: boolean };
+}
 
 export type RunRequest =
   | { kind: 'profile' | 'script'; target: TargetSpec; settings: RunSettings }
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
-  | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string };
+  | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
+  | CompareRunRequest;
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult;
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -27,6 +39,7 @@ export const RUN_TITLES: Record<RunKind, string> = {
   verify: 'Verify Against Baseline',
   script: 'Profile Script',
   attach: 'Attach and Profile',
+  compare: 'Compare',
 };
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */

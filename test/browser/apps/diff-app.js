@@ -2,7 +2,8 @@
 // Browser-test app for the differential flamegraph: `node diff-app.js <parseWeight> <renderWeight>`.
 // Recorded once as 3 1 (before) and once as 1 3 (after): parseInput gets faster, renderOutput slower.
 // Each call runs for milliseconds, so the top-level loop stays cold and nothing is inlined into it.
-const [parseWeight, renderWeight] = process.argv.slice(2).map(Number);
+// Without arguments the weights come from DIFF_WEIGHTS ("3,1"): `hotpath compare --env-a/--env-b` sets them.
+const [parseWeight, renderWeight] = (process.argv[2] ? process.argv.slice(2, 4) : (process.env.DIFF_WEIGHTS || '1,1').split(',')).map(Number);
 
 function parseInput() {
   let acc = 0;

@@ -53,7 +53,7 @@ const quickInput = (page: Page) => page.locator('.quick-input-widget input');
  * once the remote extension host has registered the extension. Clicking (not Enter) matters: Enter
  * picks the first fuzzy match, which may be another command.
  */
-async function pick(page: Page, key: string, text: string, rowText: string | RegExp, timeout: number, followedByPick = false): Promise<void> {
+async function pick(page: Page, key: string, text: string, rowText: string | RegExp, timeout: number, opensQuickInput = false): Promise<void> {
   const deadline = Date.now() + timeout;
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: rowText }).first();
   for (;;) {
@@ -71,14 +71,14 @@ async function pick(page: Page, key: string, text: string, rowText: string | Reg
   }
   // Not retried: picking has side effects (runs the command, opens the file).
   await row.click();
-  // A command that asks something next reuses the same quick input, which then never hides: the caller waits for its question.
-  if (!followedByPick) await quickInput(page).waitFor({ state: 'hidden' });
+  // A command that opens a picker of its own keeps the quick input on screen (with its own placeholder).
+  if (!opensQuickInput) await quickInput(page).waitFor({ state: 'hidden' });
 }
 
 /** Runs a command from the command palette (F1) by the title it shows there ("Hotpath: …"). */
-export async function runCommand(page: Page, label: string, timeout = 90_000, options: { followedByPick?: boolean } = {}): Promise<void> {
+export async function runCommand(page: Page, label: string, timeout = 90_000, options: { opensQuickInput?: boolean } = {}): Promise<void> {
   // Exact title, so "Hotpath: Profile with Load" never picks "Hotpath: Profile Script (no HTTP)".
-  await pick(page, 'F1', `>${label}`, new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), timeout, options.followedByPick);
+  await pick(page, 'F1', `>${label}`, new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), timeout, options.opensQuickInput);
 }
 
 /** Opens a workspace file with Quick Open (Ctrl+P) and waits for its active editor tab. */

@@ -26,6 +26,10 @@ export function shopWorkspace(extraSettings: Record<string, unknown> = {}): Shop
     'hotpath.load.warmupSeconds': 1,
     'hotpath.load.connections': 4,
     'hotpath.baseline.runs': 2,
+    // Comparisons: a few short pairs, enough for the UI's path (the verdicts are tested in test/integration).
+    'hotpath.compare.pairs': 3,
+    'hotpath.compare.durationSeconds': 1,
+    'hotpath.compare.warmupSeconds': 1,
     ...extraSettings,
   }, null, 2));
   return { dir, marker: mark, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -149,7 +149,9 @@ describe('vscode layer (pure parts)', () => {
       const r = renderStatus({ kind: 'verified', name: 'shop', comparison: faster, warnings: ['Node differs'] });
       assert.equal(r.text, '$(pulse) 1,300 req/s +30% vs baseline');
       assert.equal(r.tone, 'faster');
-      assert.match(r.tooltip, /95% CI \+2\d\.\d% … \+3\d\.\d%/);
+      assert.match(r.tooltip, /\| req\/s \| 1,000 \| 1,300 \| \+30% \*\*✓\*\* \| \+2\d\.\d% … \+3\d\.\d% \|/);
+      assert.match(r.tooltip, /97\.5% CI/);
+      assert.match(r.tooltip, /Bonferroni/);
       assert.match(r.tooltip, /command:hotpath\.verifyAgainstBaseline/);
       assert.match(r.tooltip, /Node differs/);
       const same = compareRuns([run(1000), run(1100), run(900)], [run(1010), run(900), run(1100)]);

@@ -1,0 +1,3 @@
+/** What changed between two profiles of the same program: per function, matched across runtimes and revisions. */
+export * from './identity';
+export * from './functions';

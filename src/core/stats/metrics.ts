@@ -1,0 +1,187 @@
+import { invalidOption } from '../common/errors';
+import type { Warning } from '../common/warnings';
+import { geometricMean, halfWidthPct, independentLogRatio, pairedLogRatio, type RatioEstimate } from './logRatio';
+import { percentLevel } from './formatComparison';
+
+export { percentLevel } from './formatComparison';
+
+export type Verdict = 'faster' | 'slower' | 'no-significant-change';
+/** The two sides of a comparison: a is the reference (the baseline, `--base`, the first `--node`), b the candidate. */
+export type SideKey = 'a' | 'b';
+export type Better = 'higher' | 'lower';
+/** independent: verify (K runs, then K runs later); paired: compare (A B B A … pairs). */
+export type Design = 'independent' | 'paired';
+
+export interface MetricSpec {
+  /** Short name for people: "req/s", "p99". */
+  label: string;
+  unit: string;
+  better: Better;
+  /** Part of the verdict (and of the multiple-comparison family); otherwise reported only. */
+  inVerdict: boolean;
+  /**
+   * A verdict metric that decides only when the user-facing ones (throughput, latency, wall time) show
+   * no significant change: CPU time, which another program on the machine cannot inflate the way it
+   * inflates elapsed time, so it still sees a change that the busy machine hides from req/s.
+   */
+  supporting?: boolean;
+}
+
+/** Per-run observations of HTTP load runs. Latency percentiles come from each run's own histogram. */
+export const HTTP_METRICS = {
+  requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true },
+  p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true },
+  /** The app process's CPU time per response during the measured load. */
+  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true },
+  p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false },
+} as const satisfies Record<string, MetricSpec>;
+
+/** Per-run observations of a command that runs to completion: wall time and CPU time of its processes. */
+export const SCRIPT_METRICS = {
+  wallMs: { label: 'wall time', unit: 'ms', better: 'lower', inVerdict: true },
+  cpuMs: { label: 'CPU time', unit: 'ms', better: 'lower', inVerdict: true, supporting: true },
+} as const satisfies Record<string, MetricSpec>;
+
+/** The specs for which every run has a value (CPU time may be unreadable, or missing in old baselines). */
+export function availableSpecs(specs: MetricSpecs, samples: Record<string, { a: readonly (number | undefined)[]; b: readonly (number | undefined)[] }>): MetricSpecs {
+  return Object.fromEntries(Object.entries(specs).filter(([name]) => {
+    const s = samples[name];
+    return s && s.a.length > 0 && s.b.length > 0 && [...s.a, ...s.b].every((v) => v !== undefined && v > 0 && Number.isFinite(v));
+  }));
+}
+
+export type MetricSpecs = Record<string, MetricSpec>;
+
+/**
+ * One metric, b against a (verify: a = the baseline, b = now; compare: a = sides[0], b = sides[1]).
+ * Numbers that need a test are null when none was possible (fewer than 2 runs or pairs).
+ */
+export interface MetricResult {
+  label: string;
+  unit: string;
+  better: Better;
+  inVerdict: boolean;
+  /** Ratio of geometric means b / a; (ratio − 1) is the change, never below −100%. */
+  ratio: number;
+  /** Confidence interval of the ratio at `metricConfidenceLevel` (Bonferroni-adjusted). */
+  ciLow: number | null;
+  ciHigh: number | null;
+  /** Bonferroni-adjusted two-sided p-value (what is compared with alpha). */
+  pValue: number | null;
+  pValueUnadjusted: number | null;
+  /** Half the interval's width as % of the ratio: how precisely the change is known. */
+  halfWidthPct: number | null;
+  significant: boolean;
+  /** Which way a significant change went for the user; 'none' when not significant. */
+  change: 'better' | 'worse' | 'none';
+  a: { geomean: number; n: number };
+  b: { geomean: number; n: number };
+}
+
+export interface MetricComparisonSet {
+  verdict: Verdict;
+  design: Design;
+  /** Family-wise confidence, e.g. 0.95. */
+  confidenceLevel: number;
+  /** Each metric's interval level after the correction, e.g. 0.975 for two metrics. */
+  metricConfidenceLevel: number;
+  /** The multiple-comparison correction in words. */
+  correction: string;
+  method: string;
+  n: { a: number; b: number };
+  metrics: Record<string, MetricResult>;
+  /** Verdict metrics that changed significantly, e.g. ['requestsPerSecond', 'p99LatencyMs']. */
+  moved: string[];
+  /** At least two observations on each side, so there was a test. */
+  tested: boolean;
+}
+
+export interface Comparison extends MetricComparisonSet {
+  summary: string;
+  warnings: Warning[];
+}
+
+export interface MetricOptions {
+  /** Family-wise significance level; default 0.05. */
+  alpha?: number;
+}
+
+function estimate(design: Design, a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {
+  return design === 'paired' ? pairedLogRatio(a, b, alpha) : independentLogRatio(a, b, alpha);
+}
+
+function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number[], design: Design, alphaEach: number, family: number): MetricResult {
+  const e = estimate(design, a, b, alphaEach);
+  const ratio = e ? e.ratio : geometricMean(b) / geometricMean(a);
+  const pValue = e ? Math.min(1, e.pValue * family) : null;
+  const significant = pValue !== null && pValue < alphaEach * family;
+  const up = ratio > 1;
+  const change = !significant ? 'none' : (up === (spec.better === 'higher') ? 'better' : 'worse');
+  return {
+    label: spec.label, unit: spec.unit, better: spec.better, inVerdict: spec.inVerdict,
+    ratio,
+    ciLow: e ? e.ciLow : null,
+    ciHigh: e ? e.ciHigh : null,
+    pValue,
+    pValueUnadjusted: e ? e.pValue : null,
+    halfWidthPct: e ? halfWidthPct(e) : null,
+    significant, change,
+    a: { geomean: geometricMean(a), n: a.length },
+    b: { geomean: geometricMean(b), n: b.length },
+  };
+}
+
+/**
+ * Compares every metric on the log scale and decides one verdict from the verdict metrics.
+ *
+ * Multiple comparisons: the verdict looks at m metrics (req/s and p99, or wall and CPU time), and
+ * calls a change if any of them moved, so each is tested at alpha/m (Bonferroni) — the chance that an
+ * unchanged program is called faster or slower stays at most alpha. Intervals are at 1 − alpha/m, so
+ * a metric is significant exactly when its interval excludes 1. Metrics outside the verdict (p50) are
+ * shown at the same level.
+ *
+ * Verdict: decided by the user-facing verdict metrics (req/s and p99; wall time) when any of them moved —
+ * 'slower' when one got significantly worse (a p99 regression is a regression, even with more
+ * throughput), else 'faster'; when none of them moved, by the supporting ones (CPU time) the same way;
+ * else no significant change.
+ */
+export function compareMetricSamples(
+  specs: MetricSpecs,
+  samples: Record<string, { a: readonly number[]; b: readonly number[] }>,
+  design: Design,
+  options: MetricOptions = {},
+): MetricComparisonSet {
+  const alpha = options.alpha ?? 0.05;
+  if (!(alpha > 0 && alpha < 1)) throw invalidOption(`alpha must be between 0 and 1, e.g. 0.05 for 95% confidence (got ${alpha}).`);
+  const names = Object.keys(specs);
+  const family = names.filter((n) => specs[n].inVerdict);
+  if (family.length === 0) throw new RangeError('A comparison needs at least one verdict metric.');
+  const alphaEach = alpha / family.length;
+  const metrics: Record<string, MetricResult> = {};
+  let nA = 0;
+  let nB = 0;
+  for (const name of names) {
+    const s = samples[name];
+    if (!s || s.a.length === 0 || s.b.length === 0) throw new RangeError(`Metric ${name} needs at least one value on each side.`);
+    metrics[name] = metricResult(specs[name], s.a, s.b, design, alphaEach, family.length);
+    nA = Math.max(nA, s.a.length);
+    nB = Math.max(nB, s.b.length);
+  }
+  const moved = family.filter((n) => metrics[n].significant);
+  const primaryMoved = moved.filter((n) => !specs[n].supporting);
+  const deciding = primaryMoved.length ? primaryMoved : moved;
+  const verdict: Verdict = deciding.some((n) => metrics[n].change === 'worse') ? 'slower' : deciding.length ? 'faster' : 'no-significant-change';
+  const tested = nA >= 2 && nB >= 2;
+  const level = 1 - alpha;
+  const metricLevel = 1 - alphaEach;
+  const familyLabels = family.map((n) => specs[n].label).join(', ');
+  const correction = family.length === 1
+    ? `one verdict metric (${familyLabels}): no correction needed, ${percentLevel(metricLevel)} interval`
+    : `Bonferroni over ${family.length} verdict metrics (${familyLabels}): each tested at α = ${Number(alphaEach.toFixed(4))} with ${percentLevel(metricLevel)} intervals, so the chance of a false verdict is at most ${percentLevel(alpha)}`;
+  const method = !tested
+    ? `No test: needs at least 2 ${design === 'paired' ? 'pairs' : 'runs on each side'} (${design === 'paired' ? `${nA} pair${nA === 1 ? '' : 's'}` : `${nA} vs ${nB}`}); ratios of geometric means only`
+    : design === 'paired'
+      ? `Paired t-test on the log ratio of each interleaved pair (${nA} pairs, A B B A order), two-sided; ratio of geometric means`
+      : `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means`;
+  return { verdict: tested ? verdict : 'no-significant-change', design, confidenceLevel: level, metricConfidenceLevel: metricLevel, correction, method, n: { a: nA, b: nB }, metrics, moved: tested ? moved : [], tested };
+}

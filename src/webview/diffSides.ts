@@ -1,0 +1,22 @@
+/** The differential flamegraph's header text: which side is which (label, Node version, git revision, environment). */
+import type { DiffSide, FlamePayload } from '../shared/flame/payload';
+import { ms } from './format';
+
+/** "HEAD~1 (1a2b3c4) · Node 22.23.3 · NODE_ENV=development": what is known of a side, each fact once. */
+export function describeSide(side: DiffSide): string {
+  const facts = [
+    side.nodeVersion ? `Node ${side.nodeVersion.replace(/^v/, '')}` : '',
+    side.gitRev ? side.gitRev.slice(0, 7) : '',
+    ...Object.entries(side.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    ...(side.nodeArgs ?? []),
+  ].filter((f) => f && !side.label.includes(f));
+  return [side.label, ...facts].join(' · ');
+}
+
+/** The header's summary of a differential payload; undefined for a plain one. */
+export function diffSummary(payload: FlamePayload): string | undefined {
+  const diff = payload.diff;
+  if (!diff) return undefined;
+  if (!diff.sides) return `before ${ms(diff.before.durationUs)} (${diff.before.title}) → after ${ms(payload.meta.durationUs)}`;
+  return `before: ${describeSide(diff.sides.before)} (${ms(diff.before.durationUs)}) → after: ${describeSide(diff.sides.after)} (${ms(payload.meta.durationUs)})`;
+}

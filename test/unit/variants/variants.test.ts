@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { compareCommandFor, interleavedHint } from '../../../src/cli/compareHint';
+import { parsePsTime } from '../../../src/core/measure/processCpu';
+import { planDependencies, provideDependencies } from '../../../src/core/variants/dependencies';
+import { sideCommand } from '../../../src/core/variants/sides';
+import { inWorktree } from '../../../src/core/variants/worktree';
+import { neverCancelled } from '../../../src/core/common/cancellation';
+import { silentLogger } from '../../../src/core/common/logger';
+
+describe('comparison sides', () => {
+  const runtime = { version: '24.21.0', path: '/cache/node-24/bin/node', source: 'hotpath-cache' as const };
+
+  it('runs `node …` on the side\'s runtime, puts its folder first on PATH, and node flags after node', () => {
+    const r = sideCommand(['node', 'server.js'], { PATH: '/usr/bin' }, runtime, ['--max-semi-space-size=64']);
+    assert.deepEqual(r.command, ['/cache/node-24/bin/node', '--max-semi-space-size=64', 'server.js']);
+    assert.equal(r.env.PATH, ['/cache/node-24/bin', '/usr/bin'].join(path.delimiter));
+  });
+
+  it('wrappers (npm start) get the runtime through PATH and node flags through NODE_OPTIONS', () => {
+    const r = sideCommand(['npm', 'start'], { PATH: '/usr/bin', NODE_OPTIONS: '--enable-source-maps' }, runtime, ['--no-opt']);
+    assert.deepEqual(r.command, ['npm', 'start']);
+    assert.equal(r.env.NODE_OPTIONS, '--enable-source-maps --no-opt');
+    assert.ok(r.env.PATH!.startsWith('/cache/node-24/bin'));
+    assert.deepEqual(sideCommand(['node', 'a.js'], {}, undefined, []).command, ['node', 'a.js']);
+  });
+
+  it('maps paths inside the repository into the worktree and leaves others alone', () => {
+    const wt = { root: '/tmp/wt', repoRoot: '/home/u/app' };
+    assert.equal(inWorktree('/home/u/app/server.js', wt), path.join('/tmp/wt', 'server.js'));
+    assert.equal(inWorktree('/usr/bin/node', wt), '/usr/bin/node');
+    assert.equal(inWorktree('server.js', wt), 'server.js');
+  });
+
+  describe('dependencies of a revision', () => {
+    let dir: string;
+    beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-deps-')); });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const write = (file: string, text: string) => { fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true }); fs.writeFileSync(path.join(dir, file), text); };
+
+    it('reuses the working tree\'s node_modules (symlinked) when the lock file is the same', async () => {
+      for (const t of ['work', 'wt']) { write(`${t}/package.json`, '{}'); write(`${t}/package-lock.json`, '{"lockfileVersion":3}'); }
+      write('work/node_modules/express/index.js', '');
+      const plan = planDependencies(path.join(dir, 'work'), path.join(dir, 'wt'), '');
+      assert.equal(plan.action, 'reuse');
+      assert.match(plan.reason, /package-lock\.json is the same in both trees/);
+      await provideDependencies(plan, path.join(dir, 'work'), path.join(dir, 'wt'), { token: neverCancelled, logger: silentLogger });
+      assert.ok(fs.lstatSync(path.join(dir, 'wt/node_modules')).isSymbolicLink());
+      assert.ok(fs.existsSync(path.join(dir, 'wt/node_modules/express/index.js')));
+    });
+
+    it('installs with the lock file\'s package manager when it differs (the monorepo root\'s lock decides)', () => {
+      write('work/package.json', '{}'); write('work/pnpm-lock.yaml', 'a: 1');
+      write('wt/package.json', '{}'); write('wt/pnpm-lock.yaml', 'a: 2');
+      write('work/apps/api/package.json', '{}'); write('wt/apps/api/package.json', '{}');
+      const plan = planDependencies(path.join(dir, 'work'), path.join(dir, 'wt'), path.join('apps', 'api'));
+      assert.equal(plan.action, 'install');
+      assert.deepEqual(plan.command, ['pnpm', 'install', '--frozen-lockfile']);
+      assert.deepEqual(plan.dirs, ['']);
+      assert.match(plan.reason, /pnpm-lock\.yaml differs/);
+      write('wt2/package.json', '{"dependencies":{"a":"1"}}'); write('work2/package.json', '{}');
+      assert.deepEqual(planDependencies(path.join(dir, 'work2'), path.join(dir, 'wt2'), '').command, ['npm', 'install', '--no-audit', '--no-fund']);
+      assert.equal(planDependencies(path.join(dir, 'x'), path.join(dir, 'y'), '').action, 'none');
+    });
+  });
+
+  it('reads ps\'s CPU time formats', () => {
+    assert.equal(parsePsTime('0:01.50'), 1500);
+    assert.equal(parsePsTime('01:02:03'), 3_723_000);
+    assert.equal(parsePsTime('1-00:00:00'), 86_400_000);
+    assert.equal(parsePsTime('n/a'), null);
+  });
+
+  it('after a verify against an older commit: the same command line as an interleaved compare', () => {
+    assert.equal(
+      compareCommandFor(['verify', '--name', 'api', '--runs', '5', '--json', '--duration', '5', '--env', 'NODE_ENV=production', '--', 'node', 'server.js', 'a b'], '0123456789abcdef0123'),
+      "hotpath compare --base 0123456789ab --duration 5 --env NODE_ENV=production -- node server.js 'a b'",
+    );
+    assert.match(interleavedHint({ base: 'abcdef1234567', baselineDirty: false, currentCommit: 'abcdef1234567', currentDirty: true }), /recorded at commit abcdef1234 and the working tree has uncommitted changes/);
+    assert.match(interleavedHint({ base: 'abc', baselineDirty: true, currentCommit: 'def', currentDirty: false }), /the baseline itself had uncommitted changes/);
+  });
+});
