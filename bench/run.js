@@ -7,6 +7,7 @@
 // A suite is a CommonJS module exporting `async run({ log })` that returns a JSON-serialisable result.
 // Suites build what they need themselves (into bench/.build/) and keep temporary data under
 // os.tmpdir(). `node bench/run.js model` runs only the suites whose file name contains "model".
+// A suite that exports `onlyWhenNamed: true` (the hours-long stats calibration) runs only when named.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -33,10 +34,15 @@ async function main() {
   for (const file of files) {
     const name = path.basename(file, '.js');
     const log = (message) => process.stderr.write(`[${name}] ${message}\n`);
+    const suite = require(path.join(dir, file));
+    if (suite.onlyWhenNamed && filters.length === 0) {
+      log(`skipped: runs only when named (npm run bench -- ${name})`);
+      continue;
+    }
     const started = Date.now();
     log('starting');
     try {
-      doc.suites[name] = await require(path.join(dir, file)).run({ log });
+      doc.suites[name] = await suite.run({ log });
     } catch (err) {
       failed = true;
       doc.suites[name] = { error: err instanceof Error ? err.message : String(err) };

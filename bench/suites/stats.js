@@ -21,7 +21,9 @@
 // HOTPATH_BENCH_STATS_WORK (per-request work units of A), HOTPATH_BENCH_STATS_COMPETITOR (processes;
 // default: the number of cores), HOTPATH_BENCH_STATS_DURATION / _WARMUP (seconds per run: the compare
 // defaults), HOTPATH_BENCH_STATS_CONNECTIONS (10), HOTPATH_BENCH_STATS_TRIALS_FILE (every trial is also
-// appended there as a JSON line as soon as it ends, so a long run can be looked at while it goes on).
+// appended there as a JSON line as soon as it ends, so a long run can be looked at while it goes on),
+// HOTPATH_BENCH_STATS_RESUME=1 (trials already in that file are kept and not run again: a calibration
+// that takes hours can be run in parts; with every trial recorded, only the summary is computed).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -124,14 +126,26 @@ async function run({ log }) {
   const budgetMs = process.env.HOTPATH_BENCH_STATS_BUDGET ? Number(process.env.HOTPATH_BENCH_STATS_BUDGET) * 1000 : undefined;
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-stats-'));
   const env = (k) => ({ WORK: String(Math.round(work / k)) });
-  const competitor = startCompetitor({ processes: competitorProcs });
+  const trials = { verify: [], compare: [] };
+  const trialsFile = process.env.HOTPATH_BENCH_STATS_TRIALS_FILE;
+  const recorded = new Set();
+  if (process.env.HOTPATH_BENCH_STATS_RESUME === '1' && trialsFile && fs.existsSync(trialsFile)) {
+    for (const line of fs.readFileSync(trialsFile, 'utf8').split('\n').filter(Boolean)) {
+      const { mode, ...trial } = JSON.parse(line);
+      if (trial.trial >= trialsPer || !factors.includes(trial.factor) || !modes.includes(mode)) continue;
+      trials[mode].push(trial);
+      recorded.add(`${mode} ${trial.trial} ${trial.factor}`);
+    }
+    log(`resuming: ${recorded.size} trials already in ${trialsFile}`);
+  }
+  const pending = (mode, t, factor) => modes.includes(mode) && !recorded.has(`${mode} ${t} ${factor}`);
+  const toRun = modes.length * trialsPer * factors.length - recorded.size;
+  const competitor = toRun > 0 ? startCompetitor({ processes: competitorProcs }) : { pids: [], stop: async () => undefined };
   // Ctrl-C or a kill: stop the competitor before going (it also exits by itself once we are gone).
   const onSignal = () => { void competitor.stop().finally(() => process.exit(130)); };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  log(`competitor: ${competitorProcs} processes (pids ${competitor.pids.join(', ')}), random duty 0–100% per 250 ms`);
-  const trials = { verify: [], compare: [] };
-  const trialsFile = process.env.HOTPATH_BENCH_STATS_TRIALS_FILE;
+  if (toRun > 0) log(`competitor: ${competitorProcs} processes (pids ${competitor.pids.join(', ')}), random duty 0–100% per 250 ms`);
   const keep = (mode, trial) => {
     trials[mode].push(trial);
     if (trialsFile) fs.appendFileSync(trialsFile, `${JSON.stringify({ mode, ...trial })}\n`);
@@ -141,7 +155,7 @@ async function run({ log }) {
   try {
     for (let t = 0; t < trialsPer; t++) {
       for (const factor of factors) {
-        if (modes.includes('verify')) {
+        if (pending('verify', t, factor)) {
           const t0 = Date.now();
           const base = await c.measureRuns({ command: ['node', APP], cwd, env: env(1) }, load, K);
           const cur = await c.measureRuns({ command: ['node', APP], cwd, env: env(factor) }, load, K);
@@ -152,7 +166,7 @@ async function run({ log }) {
           const k3 = c.compareRuns(baselineRuns.slice(0, 3), currentRuns.slice(0, 3));
           log(`trial ${t + 1}/${trialsPer} verify ${factor}×: ${k3.verdict} (K=3; significant: ${movedText(k3)}; req/s ratio ${round(k3.metrics.requestsPerSecond.ratio)}) in ${seconds.toFixed(0)} s`);
         }
-        if (modes.includes('compare')) {
+        if (pending('compare', t, factor)) {
           const t0 = Date.now();
           const r = await c.compareVariants({ command: ['node', APP], cwd, sides: [{ env: env(1) }, { env: env(factor) }], mode: 'http', load, profile: false, name: 'calibration', interleave: budgetMs ? { budgetMs } : {} });
           const m = r.comparison.metrics.requestsPerSecond;
@@ -190,6 +204,7 @@ async function run({ log }) {
       compareBudgetSeconds: (budgetMs ?? d.budgetMs) / 1000,
       verifyDefaultRuns: 3,
       minutes: round((Date.now() - started) / 60000, 1),
+      resumedTrials: recorded.size,
     },
     verify: trials.verify.length ? verifyAt(3) : null,
     compare: trials.compare.length ? factors.map((f) => summarize(trials.compare, f)) : null,
@@ -199,4 +214,5 @@ async function run({ log }) {
   };
 }
 
-module.exports = { run };
+// Hours at the default 20 trials: `npm run bench` leaves it out unless it is named.
+module.exports = { run, onlyWhenNamed: true };
