@@ -199,12 +199,12 @@ describe('a tier that is unknown says why (issue 14)', () => {
     const again = (await joinV8Signals(model, r)).functions.get(f)!;
     assert.equal(again.tier, 'unknown');
     assert.equal(again.tierUnknown?.cause, 'gone');
-    assert.match(again.tierUnknown!.reason, /no longer existed .*new Function/);
+    assert.match(again.tierUnknown!.reason, /no copy of the function existed .*arrow function .*new Function/);
     assert.match(formatV8Summary(again), /^tier unknown \(gone at the end of the run\)/);
-    assert.match(v8FunctionMarkdown(again), /\*\*Why the tier is unknown\*\*: the function no longer existed/);
+    assert.match(v8FunctionMarkdown(again), /\*\*Why the tier is unknown\*\*: no copy of the function existed/);
     const payload = addV8FlameExtras(buildFlamePayload(model, { maxTimelineRuns: 0 }), (await joinV8Signals(model, r)).functions);
     assert.equal(payload.functions.extras!.tierUnknown[f], 1);
-    assert.match(tierTooltipText(payload.functions.extras!.tier[f], payload.functions.extras!.tierUnknown[f]), /^Tier unknown: the function no longer existed/);
+    assert.match(tierTooltipText(payload.functions.extras!.tier[f], payload.functions.extras!.tierUnknown[f]), /^Tier unknown: no copy of it existed/);
   });
 
   it('each way the end-of-run query can go has its own reason', () => {

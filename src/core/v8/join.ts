@@ -69,7 +69,7 @@ export function tierUnknownOf(r: RawV8Function, signals: Pick<V8RawSignals, 'tie
       return { cause: 'not-read', short: 'not read', reason: 'V8 could not be asked for the tiers at the end of the run (see the V8 limitation), and it traced no optimization of this function.' };
     case 'ok':
       if (r.status === undefined) {
-        return { cause: 'gone', short: 'gone at the end of the run', reason: 'the function no longer existed when Hotpath asked V8 at the end of the run. Usually code created anew for each request (new Function or eval, e.g. a template compiled on every call: each copy is new code that starts in the interpreter) or a closure that was already garbage-collected.' };
+        return { cause: 'gone', short: 'gone at the end of the run', reason: 'no copy of the function existed any more when Hotpath asked V8 at the end of the run, and V8 can only be asked about functions that exist. A callback created on each call (an arrow function passed to map or filter, a closure) lives only while its request runs; code compiled per request (new Function, eval, a template compiled on every call) is new code each time and starts in the interpreter.' };
       }
       return { cause: 'no-code', short: 'no compiled code', reason: 'V8 held no compiled code for it at the end of the run (its bytecode is flushed when a function goes cold).' };
   }

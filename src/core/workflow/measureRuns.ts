@@ -2,7 +2,8 @@ import type { LoadOptions, LoadOptionsInput } from '../load/options';
 import { resolveLoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import type { ProcessReport } from '../target/reports';
-import { measure, warmUp } from './loadPhases';
+import { measure } from './loadPhases';
+import { resolveRequest, warmUpChecked } from './requestPath';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { neverCancelled } from '../common/cancellation';
 import { silentLogger } from '../common/logger';
@@ -29,13 +30,16 @@ export async function measureRuns(spec: TargetCommand, load: LoadOptionsInput, r
   const perRun = checked.warmupSeconds + checked.durationSeconds;
   const results: LoadResult[] = [];
   let last: { process: ProcessReport; port: number; loadOptions: LoadOptions } | undefined;
+  // The request the first run settled on (chosen, announced, or changed after a 404) is every run's.
+  let request = load;
   for (let i = 0; i < runs; i++) {
     const label = `run ${i + 1} of ${runs}`;
     progress({ stage: 'starting', message: `Starting the app (${label})`, fraction: (i * perRun) / (runs * perRun) });
-    const result = await withHttpTarget(spec, { token, logger }, async (_target, ready) => {
-      const loadOptions = resolveLoadOptions(load, { port: ready.port });
+    const result = await withHttpTarget(spec, { token, logger }, async (target, ready) => {
+      const { options, offer } = await resolveRequest(request, target, ready, { chooser: deps.chooseRequest, logger, token, progress });
       const ctx = { token, logger, progress, label, totalSeconds: runs * perRun };
-      await warmUp(loadOptions, { ...ctx, offsetSeconds: i * perRun });
+      const loadOptions = await warmUpChecked(options, { ...ctx, offsetSeconds: i * perRun }, { offer, chooser: deps.chooseRequest });
+      if (request.url === undefined) request = { ...request, path: loadOptions.path, method: loadOptions.method };
       const measured = await measure('measuring', loadOptions, { ...ctx, offsetSeconds: i * perRun + loadOptions.warmupSeconds });
       last = { process: ready.process, port: ready.port, loadOptions };
       return measured;

@@ -21,7 +21,7 @@ export const TIER_LABELS: Readonly<Record<TierName, string>> = {
  */
 export const TIER_UNKNOWN_CAUSES = ['', 'gone', 'no-code', 'not-read', 'layout'] as const;
 const TIER_UNKNOWN_TEXT: Readonly<Record<string, string>> = {
-  gone: 'the function no longer existed at the end of the run (code created per request, or collected)',
+  gone: 'no copy of it existed at the end of the run (a callback or code created per request)',
   'no-code': 'V8 held no compiled code for it at the end of the run',
   'not-read': 'V8 could not be asked at the end of the run',
   layout: 'this V8\'s status bits are not known to Hotpath',
