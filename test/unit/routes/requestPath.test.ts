@@ -140,7 +140,7 @@ describe('request path: the Express route table (read inside the app by the prel
     const nested = Object.assign(function router() { /* express router */ }, { stack: [route('/', { get: true }), route('/:id', { get: true, put: true })] });
     const app = Object.assign(function app() { /* express app */ }, {
       _router: { stack: [
-        { name: 'query', handle: () => undefined, regexp: { source: '^\\/?(?=\\/|$)', fast_slash: true } },
+        { name: 'query', handle: (): undefined => undefined, regexp: { source: '^\\/?(?=\\/|$)', fast_slash: true } },
         route('/api/stores', { get: true, post: true }),
         { name: 'router', handle: nested, regexp: { source: '^\\/api\\/orders\\/?(?=\\/|$)' }, keys: [] },
         route('*', { _all: true }),
