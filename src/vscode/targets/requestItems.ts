@@ -56,15 +56,14 @@ export function requestItems(offer: RequestOffer, miss?: RouteMiss): RequestItem
 
 /** The picker's title and placeholder. */
 export function requestPrompt(offer: RequestOffer, miss?: RouteMiss): { title: string; placeHolder: string } {
+  // Placeholders stay short: the quick input is about 600 px wide at any window size.
   if (miss) {
     return {
       title: labelText(`Hotpath: every warm-up request to ${miss.method} ${miss.path} got ${miss.status} — load another path?`),
-      placeHolder: `${formatInt(miss.responses)} responses, all ${miss.status}: profiling would measure the app's error page. Pick a path the app serves (Escape stops the run).`,
+      placeHolder: `All ${formatInt(miss.responses)} answers were ${miss.status}. Pick a path the app serves (Esc stops)`,
     };
   }
   const table = offer.routeTable;
-  const known = offer.candidates.length
-    ? `The app listens on port ${offer.port}: the paths it printed${table ? ` and its ${frameworkName(table.framework)} routes` : ''} come first.`
-    : `The app listens on port ${offer.port}; it printed no URL${table ? '' : ' and no route table was found'}.`;
-  return { title: 'Hotpath: which request should the load send?', placeHolder: `${known} Hotpath remembers your choice.` };
+  const told = offer.candidates.length ? '' : table ? ' · it printed no URL' : ' · no URL printed, no routes found';
+  return { title: 'Hotpath: which request should the load send?', placeHolder: `The app listens on port ${offer.port}${told} · remembered for next runs` };
 }

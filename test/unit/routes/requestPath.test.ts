@@ -93,7 +93,8 @@ describe('request path: the offer', () => {
     assert.equal(param.choice, undefined);
     assert.deepEqual(param.edit, { value: '/api/stores/:id', method: 'GET', selection: [12, 15] });
     assert.deepEqual(items.slice(-2).map((i) => i.label), ['GET /', '$(edit) Enter a path…']);
-    assert.match(requestPrompt(offer).placeHolder, /port 3006.*paths it printed and its Express routes come first/);
+    assert.match(requestPrompt(offer).placeHolder, /^The app listens on port 3006 · remembered for next runs$/);
+    assert.ok(requestPrompt({ port: 1, candidates: [] }, { method: 'GET', path: '/', status: 404, responses: 12345 }).placeHolder.length <= 75, 'fits the quick input');
     // After a 404 on GET /: that row is gone and the title says what happened.
     const retry = requestItems({ port: 3006, candidates: [] }, { method: 'GET', path: '/', status: 404, responses: 1203 });
     assert.deepEqual(retry.map((i) => i.label), ['$(edit) Enter a path…']);
