@@ -26,6 +26,7 @@ const sizeName = (s: { width: number; height: number }) => `${s.width}x${s.heigh
 async function atEachSize(page: Page, name: string, check: (size: string) => Promise<void>): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
+    await page.mouse.move(5, size.height - 150); // no hover tooltip over what the screenshot shows
     await page.waitForTimeout(700);
     await check(sizeName(size));
     await screenshot(page, `${name}-${sizeName(size)}`);

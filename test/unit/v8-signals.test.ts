@@ -200,7 +200,7 @@ describe('a tier that is unknown says why (issue 14)', () => {
     assert.equal(again.tier, 'unknown');
     assert.equal(again.tierUnknown?.cause, 'gone');
     assert.match(again.tierUnknown!.reason, /no copy of the function existed .*arrow function .*new Function/);
-    assert.match(formatV8Summary(again), /^tier unknown \(gone at the end of the run\)/);
+    assert.match(formatV8Summary(again), /^tier unknown \(gone by the end\)/);
     assert.match(v8FunctionMarkdown(again), /\*\*Why the tier is unknown\*\*: no copy of the function existed/);
     const payload = addV8FlameExtras(buildFlamePayload(model, { maxTimelineRuns: 0 }), (await joinV8Signals(model, r)).functions);
     assert.equal(payload.functions.extras!.tierUnknown[f], 1);

@@ -27,7 +27,7 @@ export function topDeoptReason(deopts: readonly V8Deopt[]): string | undefined {
   return best;
 }
 
-/** The tier, or `tier unknown (gone at the end of the run)`: never an unexplained "unknown". */
+/** The tier, or `tier unknown (gone by the end)`: never an unexplained "unknown". */
 export function tierText(signals: Pick<V8FunctionSignals, 'tier' | 'tierUnknown'>): string {
   if (signals.tier !== 'unknown') return signals.tier;
   return signals.tierUnknown ? `tier unknown (${signals.tierUnknown.short})` : 'tier unknown';

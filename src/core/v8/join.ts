@@ -62,14 +62,14 @@ export function tierUnknownOf(r: RawV8Function, signals: Pick<V8RawSignals, 'tie
   const read = signals.tiersRead ?? (signals.functions.some((f) => f.status !== undefined) ? 'ok' : 'failed');
   switch (read) {
     case 'unknown-layout':
-      return { cause: 'layout', short: 'V8 status not decodable', reason: `this V8 (Node ${signals.collection.nodeVersion}) reports optimization states Hotpath cannot decode (see the V8 limitation).` };
+      return { cause: 'layout', short: 'status unreadable', reason: `this V8 (Node ${signals.collection.nodeVersion}) reports optimization states Hotpath cannot decode (see the V8 limitation).` };
     case 'process-exited':
       return { cause: 'not-read', short: 'process exited first', reason: 'the process had exited before V8 could be asked for the tiers, and V8 traced no optimization of this function.' };
     case 'failed':
       return { cause: 'not-read', short: 'not read', reason: 'V8 could not be asked for the tiers at the end of the run (see the V8 limitation), and it traced no optimization of this function.' };
     case 'ok':
       if (r.status === undefined) {
-        return { cause: 'gone', short: 'gone at the end of the run', reason: 'no copy of the function existed any more when Hotpath asked V8 at the end of the run, and V8 can only be asked about functions that exist. A callback created on each call (an arrow function passed to map or filter, a closure) lives only while its request runs; code compiled per request (new Function, eval, a template compiled on every call) is new code each time and starts in the interpreter.' };
+        return { cause: 'gone', short: 'gone by the end', reason: 'no copy of the function existed any more when Hotpath asked V8 at the end of the run, and V8 can only be asked about functions that exist. A callback created on each call (an arrow function passed to map or filter, a closure) lives only while its request runs; code compiled per request (new Function, eval, a template compiled on every call) is new code each time and starts in the interpreter.' };
       }
       return { cause: 'no-code', short: 'no compiled code', reason: 'V8 held no compiled code for it at the end of the run (its bytecode is flushed when a function goes cold).' };
   }

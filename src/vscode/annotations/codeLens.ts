@@ -48,9 +48,9 @@ export class HotFunctionCodeLens implements vscode.CodeLensProvider {
         line,
         lens: new vscode.CodeLens(document.lineAt(line).range, {
           title: labelText(`${codeLensText(top, this.v8Summary(top), live.edited)}${more}`),
-          tooltip: labelText(rest.length
-            ? `Show ${top.function} in the flamegraph. Also declared on this line: ${rest.map((f) => `${f.function} (${codeLensText(f, this.v8Summary(f))})`).join('; ')}`
-            : `Show ${top.function} in the flamegraph`),
+          tooltip: labelText(`Show ${top.function} in the flamegraph.${top.v8?.tierUnknown ? ` Tier unknown: ${top.v8.tierUnknown.reason}` : ''}${rest.length
+            ? ` Also declared on this line: ${rest.map((f) => `${f.function} (${codeLensText(f, this.v8Summary(f))})`).join('; ')}`
+            : ''}`),
           command: 'hotpath.showFlamegraph',
           arguments: [{ file: top.file, line: top.line, name: top.function }],
         }),
