@@ -154,44 +154,7 @@ export function filterTree(tree: FrameTree, hidden: (func: number) => boolean): 
   let leavesOnly = true;
   for (let i = 1; i < n && leavesOnly; i++) if (tree.end[i] !== i + 1 && hidden(tree.func[i])) leavesOnly = false;
   if (leavesOnly) return dropLeaves(tree, hidden);
-  const mapTo = new Int32Array(n);
-  const parent = new Int32Array(n);
-  const func = new Int32Array(n);
-  const self = new Float64Array(n);
-  const extra = tree.extraUs ? new Float64Array(n) : undefined;
-  const key = new Map<number, number>();
-  const funcSpan = maxFunc(tree) + 1;
-  let m = 1;
-  parent[0] = -1;
-  func[0] = tree.func[0];
-  self[0] = tree.selfUs[0];
-  if (extra) extra[0] = tree.extraUs![0];
-  mapTo[0] = 0;
-  for (let i = 1; i < n; i++) {
-    const into = mapTo[tree.parent[i]];
-    const f = tree.func[i];
-    let target: number;
-    if (hidden(f)) {
-      target = into;
-    } else {
-      const k = into * funcSpan + f;
-      const found = key.get(k);
-      if (found === undefined) {
-        target = m++;
-        key.set(k, target);
-        parent[target] = into;
-        func[target] = f;
-      } else {
-        target = found;
-      }
-    }
-    mapTo[i] = target;
-    self[target] += tree.selfUs[i];
-    if (extra) extra[target] += tree.extraUs![i];
-  }
-  const { tree: normalized, newIndex } = normalizeTree(m, parent, func, self, extra);
-  for (let i = 0; i < n; i++) mapTo[i] = newIndex[mapTo[i]];
-  return { tree: normalized, mapTo };
+  return remerge(tree, (f) => (hidden(f) ? -1 : f));
 }
 
 /**
@@ -202,6 +165,18 @@ export function filterTree(tree: FrameTree, hidden: (func: number) => boolean): 
  * tree and, per old frame, the new frame it maps to.
  */
 export function collapseTree(tree: FrameTree, groupFunc: (func: number) => number): { tree: FrameTree; mapTo: Int32Array } {
+  return remerge(tree, (f, parentFunc) => {
+    const g = groupFunc(f);
+    return g < 0 ? f : g === parentFunc ? -1 : g;
+  });
+}
+
+/**
+ * The re-merge both transforms share: in pre-order, `functionOf(func, parentFunc)` gives the function
+ * a frame becomes (siblings with the same one merge), or -1 to fold the frame into its parent (its
+ * self time and children move up). The root stays.
+ */
+function remerge(tree: FrameTree, functionOf: (func: number, parentFunc: number) => number): { tree: FrameTree; mapTo: Int32Array } {
   const n = tree.count;
   const mapTo = new Int32Array(n);
   const parent = new Int32Array(n);
@@ -210,7 +185,7 @@ export function collapseTree(tree: FrameTree, groupFunc: (func: number) => numbe
   const extra = tree.extraUs ? new Float64Array(n) : undefined;
   const key = new Map<number, number>();
   let span = maxFunc(tree) + 1;
-  for (let i = 0; i < n; i++) span = Math.max(span, groupFunc(tree.func[i]) + 1);
+  for (let i = 1; i < n; i++) span = Math.max(span, functionOf(tree.func[i], tree.func[i]) + 1);
   let m = 1;
   parent[0] = -1;
   func[0] = tree.func[0];
@@ -218,12 +193,11 @@ export function collapseTree(tree: FrameTree, groupFunc: (func: number) => numbe
   if (extra) extra[0] = tree.extraUs![0];
   for (let i = 1; i < n; i++) {
     const into = mapTo[tree.parent[i]];
-    const g = groupFunc(tree.func[i]);
+    const f = functionOf(tree.func[i], func[into]);
     let target: number;
-    if (g >= 0 && func[into] === g) {
+    if (f < 0) {
       target = into;
     } else {
-      const f = g >= 0 ? g : tree.func[i];
       const k = into * span + f;
       const found = key.get(k);
       if (found === undefined) {
