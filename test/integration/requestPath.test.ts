@@ -1,5 +1,5 @@
 // Which request the load sends, on real apps (issue 14, item 1): the route tables the preload reads in
-// Express 4, Express 5 and NestJS-on-Express apps, the URL an app prints being loaded when no --path is
+// Express 4, Express 5, NestJS-on-Express and Fastify 5 apps, the URL an app prints being loaded when no --path is
 // given, and a warm-up answered only with 404 stopping the run with the paths the app serves.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -23,6 +23,7 @@ describe('request path on real apps', function () {
     { dir: 'catalog-api', command: ['node', 'server.js'], framework: 'Express 4', route: 'GET /products', printed: '/products' },
     { dir: 'store-finder', command: ['node', 'server.js'], framework: 'Express 5', route: 'GET /api/stores', printed: '/api/stores' },
     { dir: 'nest-primes', command: ['node', 'dist/main.js'], framework: 'NestJS 11 on Express', route: 'GET /primes', printed: '/primes' },
+    { dir: 'orders-fastify', command: ['node', 'server.js'], framework: 'Fastify 5', route: 'GET /v1/orders', printed: '/v1/orders', table: 'fastify' },
   ];
   for (const app of apps) {
     it(`${app.framework} (${app.dir}): the preload reads the route table; the printed URL and the route come first`, async () => {
@@ -31,11 +32,14 @@ describe('request path on real apps', function () {
       try {
         const ready = await waitForHttpReady(target, { timeoutMs: 30_000, token: neverCancelled });
         const offer = await offerFor(target, ready);
-        assert.equal(offer.routeTable?.framework, 'express', `${app.dir}: a route table was read`);
+        assert.equal(offer.routeTable?.framework, app.table ?? 'express', `${app.dir}: a route table was read`);
         const first = offer.candidates[0];
         assert.equal(`${first.method} ${first.path}`, app.route, JSON.stringify(offer.candidates));
         assert.deepEqual(first.sources, ['announced', 'registered']);
         assert.ok(!offer.candidates.some((c) => c.method === 'GET' && c.path === '/'), 'no route at / was invented');
+        if (app.table === 'fastify') {
+          assert.deepEqual(offer.candidates.map((c) => `${c.method} ${c.path}`), ['GET /v1/orders', 'POST /v1/orders', 'GET /v1/orders/:id'], 'plugin prefixes included, HEAD left out');
+        }
       } finally {
         await target.stop();
       }

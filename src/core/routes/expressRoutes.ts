@@ -15,7 +15,7 @@ export interface RegisteredRoute {
 }
 
 export interface RouteTable {
-  framework: 'express';
+  framework: 'express' | 'fastify';
   routes: RegisteredRoute[];
   /** Routes of routers mounted under a prefix this router version does not keep (Express 5 before router 2.2). */
   unknownPrefix: number;

@@ -23,7 +23,7 @@ function sourcesText(c: RouteCandidate, framework: string | undefined): string {
 }
 
 function frameworkName(framework: string): string {
-  return framework === 'express' ? 'Express' : framework;
+  return framework === 'express' ? 'Express' : framework === 'fastify' ? 'Fastify' : framework;
 }
 
 /** The first `:param`, `*` or `{…}` of a path: what the user has to replace. */

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { scanLine, StartupAnnouncements } from '../../../src/core/routes/announced';
 import { announcedDefault, routeCandidates } from '../../../src/core/routes/candidates';
 import { readExpressRoutes } from '../../../src/core/routes/expressRoutes';
+import { parseFastifyRoutes } from '../../../src/core/routes/appRoutes';
 import type { LoadResult } from '../../../src/core/load/result';
 import { routeMiss, routeMissError, type RequestOffer } from '../../../src/core/workflow/requestPath';
 import { firstParameter, requestItems, requestPrompt } from '../../../src/vscode/targets/requestItems';
@@ -178,5 +179,15 @@ describe('request path: the Express route table (read inside the app by the prel
     const app = Object.assign(function app() { /* */ }, { _router: { stack: [{ handle: cyclic, regexp: { fast_slash: true } }] } });
     const table = readExpressRoutes([app])!;
     assert.ok(table.routes.length <= 200 && table.truncated);
+  });
+});
+
+describe('request path: the Fastify route table (printRoutes, as Fastify 5.12 prints it)', () => {
+  it('joins each node to its ancestors; nodes without methods are only prefixes', () => {
+    const printed = '├── /api/stores (GET, HEAD, POST)\n│   └── /:id (GET, HEAD)\n├── /health (GET, HEAD)\n└── /v2/\n    ├── users (GET, HEAD)\n    └── orders/:id (GET)\n';
+    assert.deepEqual(parseFastifyRoutes(printed).routes.map((r) => `${r.method} ${r.path}`), [
+      'GET /api/stores', 'HEAD /api/stores', 'POST /api/stores', 'GET /api/stores/:id', 'HEAD /api/stores/:id', 'GET /health', 'HEAD /health', 'GET /v2/users', 'HEAD /v2/users', 'GET /v2/orders/:id',
+    ]);
+    assert.deepEqual(parseFastifyRoutes('not a tree\n').routes, []);
   });
 });
