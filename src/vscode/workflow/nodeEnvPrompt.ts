@@ -5,8 +5,8 @@ import { showWarning } from '../notify';
 const DISMISSED = 'hotpath.nodeEnvDismissed';
 
 /**
- * Short enough that all three fit a notification (450 px) untruncated; what each does in full is the
- * message's last sentence.
+ * Short enough that all three fit a notification (450 px) untruncated; the message says whom
+ * "Don't Ask Again" is for.
  */
 export const NODE_ENV_ACTIONS = {
   production: 'Use NODE_ENV=production',
@@ -17,7 +17,7 @@ export const NODE_ENV_ACTIONS = {
 /** The question: what is unset, what that does to a profile, and what each button does. */
 export function nodeEnvQuestion(targetName: string, nodeEnv: string | undefined): string {
   const seen = nodeEnv === undefined ? 'without NODE_ENV' : `with NODE_ENV=${nodeEnv}`;
-  return `Hotpath: "${targetName}" would run ${seen}, in development mode: frameworks skip caches and add checks that production does not, and the profile would rank that work. Run it with NODE_ENV=production this time, as is, or as is from now on for this target?`;
+  return `Hotpath: "${targetName}" would run ${seen}, in development mode: frameworks skip caches and add checks that production does not, and the profile would rank that work. ("Don't Ask Again" is for this target.)`;
 }
 
 /**
