@@ -7,7 +7,7 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
-import { displayPath, int, location, pct, text } from './format';
+import { displayPath, int, location, ms, pct, text } from './format';
 import { terminalText } from '../shared/text/safe';
 import { comparisonTable, VERDICT_WORD } from './comparisonText';
 import { interleavedHint } from './compareHint';
@@ -15,21 +15,30 @@ import { functionTable, v8Block as v8ChangesBlock } from './compareOutput';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
+import { perSecondSpread } from '../core/load/perSecondSpread';
 
 /** The tier column: the tier, plus what is wrong with it in a word. */
 function tierCell(v8: V8FunctionSignals | undefined): string {
   if (!v8) return '';
   const n = deoptCount(v8.deopts);
-  const tier = v8.tier === 'unknown' ? '?' : v8.tier;
+  // "unknown" with its reason in the V8 section below, never a bare "?".
+  const tier = v8.tier;
   return text(`${tier}${v8.notOptimized ? '!' : ''}${n ? ` ${n}×deopt` : ''}`);
 }
 
 const plain = { chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' }, style: { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 } };
 
+/** `GET /api/stores · 2,323 req/s ±8.8% second to second · p50 …`: the spread is the stability check's. */
 export function loadLine(load: LoadResult): string {
-  const spread = load.requests.mean > 0 ? ` ±${((load.requests.stddev / load.requests.mean) * 100).toFixed(0)}%` : '';
+  const spread = perSecondSpread(load.requests.perSecond);
+  const steadiness = spread ? ` ±${pct(spread.cvPct)} second to second` : '';
   const failures = load.errors + load.timeouts + load.non2xx;
-  return `${int(load.requests.mean)} req/s${spread} · p50 ${load.latencyMs.p50} ms · p99 ${load.latencyMs.p99} ms · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
+  return `${text(`${load.method} ${requestTarget(load.url)}`)} · ${int(load.requests.mean)} req/s${steadiness} · p50 ${ms(load.latencyMs.p50)} · p99 ${ms(load.latencyMs.p99)} · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
+}
+
+/** The path and query of a load URL (the host is always the app's port on 127.0.0.1 or the given --url). */
+function requestTarget(url: string): string {
+  try { const u = new URL(url); return `${u.pathname}${u.search}`; } catch { return url; }
 }
 
 /** `pbkdf2Sync (native, node:crypto)`: a callee with where its time ran. */
@@ -100,6 +109,10 @@ function v8Block(hotspots: ThreadHotspot[], v8: V8Collection | undefined, cwd: s
     if (s.inlined.length) out.push(`    inlined here: ${s.inlined.slice(0, 4).map((x) => short(x, cwd)).join(', ')}${s.inlined.length > 4 ? ` +${s.inlined.length - 4}` : ''}`);
     if (s.notInlined) out.push(`    not inlined into its callers: ${text(s.notInlined.reason)}`);
   }
+  // Why a tier is unknown, once per reason, naming the hotspots it applies to.
+  const unknown = new Map<string, string[]>();
+  for (const h of hotspots) if (h.v8?.tierUnknown) unknown.set(h.v8.tierUnknown.reason, [...(unknown.get(h.v8.tierUnknown.reason) ?? []), name(h.function)]);
+  for (const [reason, names] of unknown) out.push(`  tier unknown for ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` +${names.length - 4}` : ''}: ${text(reason)}`);
   for (const f of v8.findings ?? []) out.push(`  ⚠ ${short(f.title, cwd)}: ${short(f.text, cwd)}\n    ${text(f.fix)}`);
   const head = `\nV8 (tier at the end of the run; ${text(v8.nodeVersion)}, tiers ${(v8.tiers ?? []).join(' → ')}):\n`;
   const limitation = v8.limitation ? `  (${text(v8.limitation)})\n` : '';

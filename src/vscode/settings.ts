@@ -8,6 +8,12 @@ export interface RunSettings {
   samplingIntervalMicros: number;
 }
 
+/** A setting's value only when the user (or workspace) set it, not its default. */
+function explicitly<T>(config: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const i = config.inspect<T>(key);
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
+
 /** The hotpath.* settings for a folder, with a target's own path/method/headers/body on top. */
 export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetSpec, 'path' | 'method' | 'headers' | 'body'>): RunSettings {
   const load = vscode.workspace.getConfiguration('hotpath.load', scope);
@@ -16,7 +22,9 @@ export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetS
     durationSeconds: load.get<number>('durationSeconds'),
     warmupSeconds: load.get<number>('warmupSeconds'),
     pipelining: load.get<number>('pipelining'),
-    path: target?.path ?? load.get<string>('path'),
+    // Unset (neither the target nor the user's settings name a path): the run offers the paths the app
+    // announces and registers once it listens, instead of assuming '/'.
+    path: target?.path ?? explicitly(load, 'path'),
     method: target?.method ?? load.get<string>('method'),
     ...(target?.headers ? { headers: target.headers } : {}),
     ...(target?.body !== undefined ? { body: target.body } : {}),

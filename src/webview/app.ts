@@ -5,7 +5,7 @@
  */
 import { CATEGORY_LABELS } from '../shared/flame/categories';
 import { sandwich } from '../shared/flame/sandwich';
-import { deoptText, TIER_LABELS, tierName } from '../shared/flame/tiers';
+import { deoptText, TIER_LABELS, tierName, tierTooltipText } from '../shared/flame/tiers';
 import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
 import { diffSummary } from './diffSides';
@@ -436,11 +436,17 @@ export class App {
     // The deopt marker is drawn in every mode: say what it means in every legend.
     if (!entries.some((e) => e.marker) && deoptCounts(data)?.some((n) => n > 0)) entries.push({ color: this.theme.deopt, label: 'deoptimized (count in the tooltip)', marker: true });
     const items = entries.map((e) => {
+      if (e.scale) {
+        // A continuous scale reads as one labelled gradient: "little ▬▬▬ most self time".
+        const bar = h('span', { class: 'hp-swatch hp-scale', 'aria-hidden': 'true' });
+        bar.style.background = `linear-gradient(to right, ${e.scale.colors.join(', ')})`;
+        return h('span', { class: 'hp-legend-entry', 'aria-label': `${e.label}: ${e.scale.from} to ${e.scale.to}` }, e.scale.from, bar, e.scale.to);
+      }
       const swatch = h('span', { class: e.marker ? 'hp-swatch hp-marker' : 'hp-swatch', 'aria-hidden': 'true' });
       if (!e.marker) swatch.style.background = e.color;
-      return h('span', e.marker ? { 'data-marker': 'true' } : {}, swatch, e.label);
+      return h('span', e.marker ? { class: 'hp-legend-entry', 'data-marker': 'true' } : { class: 'hp-legend-entry' }, swatch, e.label);
     });
-    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...items, legend.note ? h('span', { class: 'hp-muted' }, legend.note) : null);
+    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...items, legend.note ? h('span', { class: 'hp-legend-note hp-muted' }, legend.note) : null);
   }
 
   /** The lines describing one frame, as text nodes (for the tooltip and the details bar). */
@@ -472,7 +478,7 @@ export class App {
     const deopts = deoptCounts(data);
     if (tiers || deopts) {
       const parts: string[] = [];
-      if (tiers) parts.push(`Tier: ${TIER_LABELS[tierName(tiers[f])]}`);
+      if (tiers) parts.push(tierName(tiers[f]) === 'unknown' ? tierTooltipText(tiers[f], data.payload.functions.extras?.tierUnknown?.[f]) : `Tier: ${TIER_LABELS[tierName(tiers[f])]}`);
       if (deopts) parts.push(deoptText(deopts[f]));
       rows.push(h('span', { class: 'hp-row', 'data-v8': 'true' }, parts.join(' · ')));
     }

@@ -41,10 +41,21 @@ export interface Painter {
   bucketOf(frame: number): number;
 }
 
+/**
+ * One legend entry: a swatch and its label, never a swatch without one. `marker`: drawn as the deopt
+ * marker; `scale`: a continuous scale (a gradient from `colors[0]` to the last) read from `from` to `to`.
+ */
+export interface LegendEntry {
+  color: string;
+  label: string;
+  marker?: boolean;
+  scale?: { colors: string[]; from: string; to: string };
+}
+
 export interface Legend {
   title: string;
-  /** `marker`: drawn as the deopt marker rather than a colour swatch. */
-  entries: { color: string; label: string; marker?: boolean }[];
+  entries: LegendEntry[];
+  /** What width and colour mean: shown whole, on its own line under the entries. */
   note?: string;
 }
 
@@ -132,26 +143,21 @@ registerColorMode({
     };
   },
   legend({ theme, sandwich: s }) {
+    const scale = { colors: Array.from({ length: HEAT_LEVELS }, (_, k) => heatFill(k, theme)) };
     if (s) {
       return {
         title: 'Heat',
-        entries: [
-          { color: heatFill(0, theme), label: 'little' },
-          { color: heatFill(HEAT_LEVELS / 2, theme), label: '' },
-          { color: heatFill(HEAT_LEVELS - 1, theme), label: 'much' },
-        ],
-        note: `Callers (top): colour = share of ${s.name}'s time that comes through that caller (0% … 100%). Callees (bottom): self time within ${s.name}'s calls. Width: time.`,
+        entries: [{ color: heatFill(HEAT_LEVELS - 1, theme), label: 'share', scale: { ...scale, from: '0%', to: '100%' } }],
+        note: `Callers (top): colour = share of ${s.name}'s time that comes through that caller. Callees (bottom): self time within ${s.name}'s calls. Width: time.`,
       };
     }
     return {
       title: 'Heat',
       entries: [
-        { color: heatFill(0, theme), label: 'little self time' },
-        { color: heatFill(HEAT_LEVELS / 2, theme), label: '' },
-        { color: heatFill(HEAT_LEVELS - 1, theme), label: 'most time on top of the stack' },
+        { color: heatFill(HEAT_LEVELS - 1, theme), label: 'self time', scale: { ...scale, from: 'little', to: 'most self time' } },
         { color: neutral(theme), label: 'idle / program / root' },
       ],
-      note: 'Width: total time. Colour: the frame\'s self time (hotter = more).',
+      note: 'Width: total time. Colour: the frame\'s self time, the time on top of the stack (hotter = more).',
     };
   },
 });

@@ -105,7 +105,16 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     await goToLine(page, revealLine);
     await page.waitForTimeout(1500); // CodeLens and decorations arrive asynchronously after the editor opens
     const text = sourceLines(s.workspace.dir, rel);
-    const lenses = await lensesWithLines(page);
+    // Lens rows (a function's, a long line's label) shift the lines below them as they arrive: read until
+    // two reads a moment apart agree, so a busy machine's late layout is not taken for the result.
+    let lenses = await lensesWithLines(page);
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+      await page.waitForTimeout(400);
+      const again = await lensesWithLines(page);
+      const settled = JSON.stringify(again) === JSON.stringify(lenses) && again.length > 0;
+      lenses = again;
+      if (settled) break;
+    }
     const labels = (await hotLines(page)).map((l) => {
       const shown = l.text.replace(/\s+$/, '');
       const line = text.findIndex((t) => t.replace(/\s+$/, '') === shown) + 1;

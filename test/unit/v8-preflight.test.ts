@@ -2,6 +2,9 @@ import { strict as assert } from 'node:assert';
 import { buildProfileModel } from '../../src/core/profile';
 import type { LoadResult } from '../../src/core/load/result';
 import { checksAfterRun, checksBeforeRun, nodeEnvWarning, type PreflightCheck } from '../../src/core/workflow/preflight';
+import { perSecondSpread } from '../../src/core/load/perSecondSpread';
+import { loadLine } from '../../src/cli/humanOutput';
+import { formatPct } from '../../src/shared/text/numbers';
 
 const byId = (checks: PreflightCheck[]) => Object.fromEntries(checks.map((c) => [c.id, c]));
 
@@ -62,10 +65,10 @@ describe('production-parity checks', () => {
     assert.equal(checks['source-maps'].status, 'warn', 'process.sourceMapsEnabled as the app reported it');
     assert.equal(checks.debugger.status, 'warn', 'a breakpoint seen by V8');
     assert.equal(checks['load-generator'].status, 'warn');
-    assert.match(checks['load-generator'].observed, /92%/);
+    assert.match(checks['load-generator'].observed, /92\.0%/);
     assert.equal(checks.stability.status, 'pass', 'the first second (connections opening) is left out');
     assert.equal(checks['target-cpu'].status, 'warn');
-    assert.match(checks['target-cpu'].observed, /busy 30%.*idle 70%/);
+    assert.match(checks['target-cpu'].observed, /busy 30\.3%.*idle 69\.7%/);
 
     const shaky = byId(checksAfterRun({ ...result, load: load([1000, 1000, 600, 1400, 700, 1300], 40), model: model(0.05) }));
     assert.equal(shaky.stability.status, 'warn');
@@ -74,8 +77,65 @@ describe('production-parity checks', () => {
     assert.ok(!('load-generator' in byId(checksAfterRun({ ...result, kind: 'script', load: null }))), 'no load, no load checks');
   });
 
-  it('keeps nodeEnvWarning as it was', () => {
+  it('nodeEnvWarning: a first sentence that reads on its own (summaries quote it)', () => {
     assert.equal(nodeEnvWarning('production'), undefined);
-    assert.equal(nodeEnvWarning(null)?.code, 'NODE_ENV_NOT_PRODUCTION');
+    const unset = nodeEnvWarning(null)!;
+    assert.equal(unset.code, 'NODE_ENV_NOT_PRODUCTION');
+    assert.equal(unset.message.split('. ')[0], 'The app ran without NODE_ENV=production (NODE_ENV was not set)');
+    assert.equal(nodeEnvWarning('development')!.message.split('. ')[0], 'The app ran with NODE_ENV=development, not production');
+  });
+
+  it('titles state what was found: a warning never carries the goal it missed as its title', () => {
+    const bad = checksAfterRun({
+      kind: 'profile',
+      target: { command: ['node', '--inspect-brk', '--jitless', 'app.js'], nodeEnv: null, sourceMapsEnabled: true },
+      load: load([100, 1000, 400, 1600, 500, 1500], 95), samplingIntervalMicros: 100, model: model(0.78),
+    });
+    const good = checksAfterRun({
+      kind: 'profile',
+      target: { command: ['node', 'app.js'], nodeEnv: 'production', sourceMapsEnabled: false },
+      load: load([100, 1000, 1000, 1000, 1000], 10), samplingIntervalMicros: 1000, model: model(0),
+    });
+    const titles = (list: PreflightCheck[]) => Object.fromEntries(list.map((c) => [c.id, `${c.status}: ${c.title}`]));
+    assert.deepEqual(titles(bad), {
+      'node-env': 'warn: NODE_ENV is not production',
+      'sampling-interval': 'warn: Sampling overhead high',
+      debugger: 'warn: Started for a debugger',
+      'source-maps': 'warn: Source-map support on',
+      'v8-flags': 'warn: V8 flags change the tiers',
+      'load-generator': 'warn: Load generator saturated',
+      stability: 'warn: Unstable run',
+      'target-cpu': 'warn: App mostly idle under this load',
+    });
+    assert.deepEqual(titles(good), {
+      'node-env': 'pass: NODE_ENV is production',
+      'sampling-interval': 'pass: Sampling overhead low',
+      debugger: 'pass: No debugger attached',
+      'source-maps': 'pass: Source-map support off',
+      'v8-flags': 'pass: V8 optimizing compilers on',
+      'load-generator': 'pass: Load generator not saturated',
+      stability: 'pass: Stable run',
+      'target-cpu': 'pass: App CPU-bound under this load',
+    });
+  });
+
+  it('script mode: NODE_ENV is information, not a warning (no servers or templates in play)', () => {
+    const before = byId(checksBeforeRun({ mode: 'script', command: ['node', 'build.js'], env: {}, samplingIntervalMicros: 1000 }));
+    assert.equal(before['node-env'].status, 'info');
+    assert.equal(before['node-env'].title, 'NODE_ENV not checked for scripts');
+    const after = byId(checksAfterRun({ kind: 'script', target: { command: ['node', 'build.js'], nodeEnv: null }, load: null }));
+    assert.equal(after['node-env'].status, 'info');
+  });
+
+  it('the stability check and the load line quote one spread (first second left out)', () => {
+    const perSecond = [300, 2400, 2200, 2500, 2100, 2400];
+    const check = byId(checksAfterRun({ kind: 'profile', target: { command: ['node', 'app.js'], nodeEnv: 'production' }, load: load(perSecond, 10) })).stability;
+    const spread = perSecondSpread(perSecond)!;
+    assert.equal(spread.seconds, 5);
+    assert.ok(spread.firstSecondDropped);
+    assert.match(check.observed, new RegExp(`±${formatPct(spread.cvPct).replace('.', '\\.')} second to second`));
+    assert.match(loadLine(load(perSecond, 10)), new RegExp(`±${formatPct(spread.cvPct).replace('.', '\\.')} second to second`));
+    // Over all six seconds the ramp-up second alone would have made it ±~45%.
+    assert.ok(spread.cvPct < 10, `steady-state spread ${spread.cvPct}`);
   });
 });

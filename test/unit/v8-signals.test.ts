@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { buildProfileModel } from '../../src/core/profile';
-import { explainDeopt, explainNotInlined, protectorFindings } from '../../src/core/v8/explain';
+import { explainDeopt, explainNotInlined, explainNotOptimized, protectorFindings } from '../../src/core/v8/explain';
 import { addV8FlameExtras } from '../../src/core/v8/flameExtras';
 import { formatV8Summary } from '../../src/core/v8/format';
-import { joinV8Signals } from '../../src/core/v8/join';
+import { joinV8Signals, tierUnknownOf } from '../../src/core/v8/join';
+import { v8FunctionMarkdown } from '../../src/vscode/annotations/format';
+import { tierTooltipText } from '../../src/shared/flame/tiers';
 import { buildRawFunctions } from '../../src/core/v8/raw';
 import { lineStarts, positionAt } from '../../src/core/v8/scripts';
 import { calibrateLayout, optimizerDisabled, tierFromStatus } from '../../src/core/v8/statusBits';
@@ -179,6 +181,48 @@ describe('joining V8 signals to the profile', () => {
     assert.equal(payload.functions.extras!.tier[f], 4);
     assert.equal(payload.functions.extras!.deopts[f], 1, 'OSR bookkeeping is not counted');
     assert.equal(payload.functions.extras!.tier[root], 0);
+  });
+});
+
+describe('a tier that is unknown says why (issue 14)', () => {
+  it('a traced function V8 no longer had at the end of the run: "gone", in the summary, the hover and the flamegraph', async () => {
+    const model = buildProfileModel(profileJson(), { sourceMaps: false });
+    const r = raw();
+    r.tiersRead = 'ok';
+    // renderInvoice was traced (compiled, deopted) but the end-of-run query found no function object.
+    for (const fn of r.functions) if (fn.name === 'renderInvoice') { delete fn.tier; delete fn.status; }
+    const { functions } = await joinV8Signals(model, r);
+    const f = model.functions.findIndex((x) => x.name === 'renderInvoice');
+    const s = functions.get(f)!;
+    assert.equal(s.tier, 'TurboFan', 'the last traced optimization still gives a tier');
+    for (const fn of r.functions) if (fn.name === 'renderInvoice') delete fn.lastTraced;
+    const again = (await joinV8Signals(model, r)).functions.get(f)!;
+    assert.equal(again.tier, 'unknown');
+    assert.equal(again.tierUnknown?.cause, 'gone');
+    assert.match(again.tierUnknown!.reason, /no copy of the function existed .*arrow function .*new Function/);
+    assert.match(formatV8Summary(again), /^tier unknown \(gone by the end\)/);
+    assert.match(v8FunctionMarkdown(again), /\*\*Why the tier is unknown\*\*: no copy of the function existed/);
+    const payload = addV8FlameExtras(buildFlamePayload(model, { maxTimelineRuns: 0 }), (await joinV8Signals(model, r)).functions);
+    assert.equal(payload.functions.extras!.tierUnknown[f], 1);
+    assert.match(tierTooltipText(payload.functions.extras!.tier[f], payload.functions.extras!.tierUnknown[f]), /^Tier unknown: no copy of it existed/);
+  });
+
+  it('each way the end-of-run query can go has its own reason', () => {
+    const fn = { name: 'f', file: '/a.js', line: 1, column: 1, optimizations: 0, marked: 0, aborted: [], deopts: [], inlined: [], inlinedInto: [] };
+    const base = { functions: [fn], collection: { collected: true, nodeVersion: 'v99.0.0' } };
+    assert.equal(tierUnknownOf(fn, { ...base, tiersRead: 'unknown-layout' }).cause, 'layout');
+    assert.match(tierUnknownOf(fn, { ...base, tiersRead: 'unknown-layout' }).reason, /v99\.0\.0/);
+    assert.equal(tierUnknownOf(fn, { ...base, tiersRead: 'process-exited' }).short, 'process exited first');
+    assert.equal(tierUnknownOf(fn, { ...base, tiersRead: 'failed' }).cause, 'not-read');
+    assert.equal(tierUnknownOf({ ...fn, status: 0x1 }, { ...base, tiersRead: 'ok' }).cause, 'no-code');
+    // Signals saved before tiersRead existed: no status anywhere means the query did not run.
+    assert.equal(tierUnknownOf(fn, base).cause, 'not-read');
+  });
+
+  it('"never optimized" in a script does not advise a warm-up it has none of', () => {
+    assert.match(explainNotOptimized('never-marked', '', 'launch').fix, /warm-up/);
+    assert.doesNotMatch(explainNotOptimized('never-marked', '', 'script').fix, /warm-up/);
+    assert.match(explainNotOptimized('never-marked', '', 'script').fix, /larger input/);
   });
 });
 

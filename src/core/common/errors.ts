@@ -12,6 +12,8 @@ export enum ErrorCode {
   ProfileInvalid = 'PROFILE_INVALID',
   ProfileNotFound = 'PROFILE_NOT_FOUND',
   LoadFailed = 'LOAD_FAILED',
+  /** The first load run got only 404/405: the request path or method names no route of the app. */
+  RouteNotFound = 'ROUTE_NOT_FOUND',
   InvalidOption = 'INVALID_OPTION',
   BaselineNotFound = 'BASELINE_NOT_FOUND',
   Cancelled = 'CANCELLED',

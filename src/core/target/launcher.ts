@@ -10,6 +10,7 @@ import { onEmergencyStop } from '../common/emergency';
 import type { Disposable } from '../common/disposable';
 import { removeTraceFile } from '../v8/flags';
 import { OutputTail } from './outputTail';
+import { StartupAnnouncements } from '../routes/announced';
 import { removeStaleTargetDirs, writeOwner } from './staleFiles';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
@@ -46,6 +47,8 @@ function quoteForNodeOptions(p: string): string {
 /** A running target: the process tree started from one command, with what its node processes reported. */
 export class LaunchedTarget {
   readonly output = new OutputTail();
+  /** URLs and routes the app announced on its output while starting (for the request-path offer). */
+  readonly announcements = new StartupAnnouncements();
   readonly processes = new Map<number, ProcessReport>();
   private readonly processEmitter = new EventEmitter<ProcessReport>();
   private readonly reportEmitter = new EventEmitter<TargetReport>();
@@ -67,7 +70,7 @@ export class LaunchedTarget {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => { this.exitInfo = { code, signal }; resolve(this.exitInfo); });
     });
-    const onData = (chunk: Buffer) => { const text = chunk.toString('utf8'); this.output.push(text); this.outputEmitter.fire(text); };
+    const onData = (chunk: Buffer) => { const text = chunk.toString('utf8'); this.output.push(text); this.announcements.push(text); this.outputEmitter.fire(text); };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     reader.onReport((report) => {

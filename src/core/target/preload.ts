@@ -6,7 +6,8 @@
  * not announce itself on the app's stderr).
  *
  * - HTTP mode: opens the inspector on 127.0.0.1 with a random port, reports its URL, and reports the
- *   first TCP port the process listens on (as clinic and 0x do).
+ *   first TCP port the process listens on (as clinic and 0x do), with the routes an Express or
+ *   Fastify app registered on that server (reportRoutes).
  * - Script mode: the first non-wrapper process (the program) opens the inspector and pauses until
  *   Hotpath has started its profiler, so startup is profiled too. Every other node process and worker
  *   thread profiles itself in-process from its first line, without pausing and without an inspector,
@@ -22,6 +23,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
 import { DISABLE_FLAGS } from '../v8/flags';
+import { readAppRoutes, watchAppRoutes } from '../routes/appRoutes';
 import { MODE_ENV, OWNER_PID_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type TargetReport } from './reports';
 
 // Launchers that only start another node process: profiling them is noise, pausing them is harmful.
@@ -70,6 +72,7 @@ function observeListen(file: string): void {
             const address = server.address();
             if (!reported && address && typeof address !== 'string') {
               reported = true;
+              reportRoutes(file, server, address.port);
               report(file, { type: 'listening', pid: process.pid, port: address.port, address: address.address });
             }
           } else if (event === 'error') {
@@ -85,6 +88,17 @@ function observeListen(file: string): void {
     } catch { /* never break listen() */ }
     return original.apply(this, args as Parameters<typeof original>);
   } as typeof original;
+}
+
+/**
+ * The routes the app registered on this server (Express, NestJS on Express, Fastify), for the request-path
+ * offer: read-only, bounded, and never allowed to disturb listen().
+ */
+function reportRoutes(file: string, server: net.Server, port: number): void {
+  try {
+    const table = readAppRoutes(server);
+    if (table) report(file, { type: 'routes', pid: process.pid, port, ...table });
+  } catch { /* an app we cannot read: the offer has its startup output and '/' */ }
 }
 
 /**
@@ -183,7 +197,10 @@ function main(): void {
     return;
   }
   const opened = openInspector();
-  if (mode === 'http') observeListen(file);
+  if (mode === 'http') {
+    try { watchAppRoutes(); } catch { /* no route table: the offer still has the app's output */ }
+    observeListen(file);
+  }
   const waiting = mode === 'script' && opened.inspectorUrl !== null;
   report(file, { type: 'process', ...facts, ...opened, waiting });
   if (waiting) inspector.waitForDebugger();

@@ -3,6 +3,8 @@
  * object per line appended to the file named by HOTPATH_REPORT_FILE. A file, not a socket, because
  * the preload must report synchronously before user code runs (and before waitForDebugger blocks).
  */
+import type { RouteTable } from '../routes/expressRoutes';
+
 export const REPORT_FILE_ENV = 'HOTPATH_REPORT_FILE';
 export const MODE_ENV = 'HOTPATH_MODE';
 /** Script mode: the sampling interval for worker threads, which profile themselves in-process. */
@@ -66,7 +68,18 @@ export interface WorkerProfileReport {
   argv?: string[];
 }
 
-export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport;
+/**
+ * The routes a framework registered on the server that just listened (written just before its
+ * `listening` report), so the load can be offered a path the app serves. Express only (NestJS on Express
+ * included); see core/routes/expressRoutes.ts.
+ */
+export interface RoutesReport extends RouteTable {
+  type: 'routes';
+  pid: number;
+  port: number;
+}
+
+export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport | RoutesReport;
 
 export function parseReportLine(line: string): TargetReport | undefined {
   try {

@@ -214,8 +214,10 @@ export class V8Collector {
       ]);
       await scripts.fetchSources(files);
       statuses = await this.queryStatuses(scripts, profileFunctions, trace);
+      result.tiersRead = this.layout ? 'ok' : 'unknown-layout';
       result.functions = this.build(trace, statuses, profileFunctions, scripts);
     } catch (err) {
+      result.tiersRead = targetGone ? 'process-exited' : 'failed';
       if (!targetGone) {
         this.logger.warn(`V8 status query failed: ${errorMessage(err)}`);
         this.notes.push(`the end-of-run tiers could not be read (${errorMessage(err)})`);

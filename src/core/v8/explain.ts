@@ -105,7 +105,7 @@ export function explainDeopt(reason: string): Explanation | undefined {
 }
 
 /** Why a hot function ended the run unoptimized; `detail` is V8's own text or the figure to quote. */
-export function explainNotOptimized(cause: NotOptimizedCause, detail = ''): Explanation {
+export function explainNotOptimized(cause: NotOptimizedCause, detail = '', mode: 'launch' | 'attach' | 'script' = 'launch'): Explanation {
   switch (cause) {
     case 'disabled':
       return e(`V8 disabled optimization (${detail})`, `V8 gave up on optimizing this function for good: "${detail}". It keeps running in the interpreter or Sparkplug.`,
@@ -122,8 +122,12 @@ export function explainNotOptimized(cause: NotOptimizedCause, detail = ''): Expl
       return e('Deoptimized, not re-optimized yet', 'V8 optimized this function, its assumptions failed (see the deopts), and by the end of the run it had not been optimized again.',
         'Fix the cause of the deopts (usually changing types or shapes); V8 then keeps it optimized.');
     case 'never-marked':
-      return e('Never optimized', 'V8 never marked this function for optimization during the run: each call was too short or too rare for the tiering heuristics, or the run was too short for them.',
-        'If it matters, check that warm-up and duration are long enough; a function that does little per call but is called from a hot loop is normally inlined into its optimized caller.');
+      // A script has no warm-up to lengthen: what it can change is how much work one run does.
+      return mode === 'script'
+        ? e('Never optimized', 'V8 never marked this function for optimization while the script ran: each call was too short or too rare for the tiering heuristics, or the script ended before they kicked in.',
+          'If it matters, profile the script on a larger input: V8 optimizes code that runs long and often, and a short run finishes mostly in the interpreter and Sparkplug.')
+        : e('Never optimized', 'V8 never marked this function for optimization during the run: each call was too short or too rare for the tiering heuristics, or the run was too short for them.',
+          'If it matters, check that warm-up and duration are long enough; a function that does little per call but is called from a hot loop is normally inlined into its optimized caller.');
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * V8 signals for the flamegraph: per payload function, `extras.tier` (0 unknown, 1 Ignition,
  * 2 Sparkplug, 3 Maglev, 4 TurboFan) and `extras.deopts` (real deopts, OSR bookkeeping left out,
- * clamped to 255), for the "colour by tier" mode and the deopt marker. The payload's function table
+ * clamped to 255) and `extras.tierUnknown` (why a tier is unknown, TIER_UNKNOWN_CAUSES), for the "colour by tier" mode and the deopt marker. The payload's function table
  * follows `model.functions` index for index, so the joined map's keys apply directly.
  */
 import type { FlamePayload } from '../../shared/flame/payload';
+import { TIER_UNKNOWN_CAUSES } from '../../shared/flame/tiers';
 import { deoptCount } from './format';
 import { tierCode } from './statusBits';
 import type { V8FunctionSignals } from './types';
@@ -13,11 +14,13 @@ export function addV8FlameExtras(payload: FlamePayload, byFunction: ReadonlyMap<
   const n = payload.functions.count;
   const tier = new Uint8Array(n);
   const deopts = new Uint8Array(n);
+  const tierUnknown = new Uint8Array(n);
   for (const [f, s] of byFunction) {
     if (f < 0 || f >= n) continue;
     tier[f] = tierCode(s.tier);
     deopts[f] = Math.min(255, deoptCount(s.deopts));
+    if (s.tierUnknown) tierUnknown[f] = Math.max(0, TIER_UNKNOWN_CAUSES.indexOf(s.tierUnknown.cause));
   }
-  payload.functions.extras = { ...(payload.functions.extras ?? {}), tier, deopts };
+  payload.functions.extras = { ...(payload.functions.extras ?? {}), tier, deopts, tierUnknown };
   return payload;
 }

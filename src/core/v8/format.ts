@@ -27,9 +27,15 @@ export function topDeoptReason(deopts: readonly V8Deopt[]): string | undefined {
   return best;
 }
 
+/** The tier, or `tier unknown (gone by the end)`: never an unexplained "unknown". */
+export function tierText(signals: Pick<V8FunctionSignals, 'tier' | 'tierUnknown'>): string {
+  if (signals.tier !== 'unknown') return signals.tier;
+  return signals.tierUnknown ? `tier unknown (${signals.tierUnknown.short})` : 'tier unknown';
+}
+
 /** `TurboFan · 2 deopts (wrong map)`, `Ignition (never optimized)`, `Sparkplug · inlined into loop`. */
 export function formatV8Summary(signals: V8FunctionSignals): string {
-  const tier = signals.tier === 'unknown' ? 'tier unknown' : signals.tier;
+  const tier = tierText(signals);
   const parts = [signals.notOptimized ? `${tier} (${SHORT[signals.notOptimized.cause ?? ''] ?? signals.notOptimized.reason})` : tier];
   const n = deoptCount(signals.deopts);
   if (n > 0) parts.push(`${n} deopt${n === 1 ? '' : 's'} (${topDeoptReason(signals.deopts)})`);

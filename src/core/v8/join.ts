@@ -57,7 +57,25 @@ function tierOf(raw: RawV8Function): V8Tier {
   return 'unknown';
 }
 
-function notOptimizedOf(raw: RawV8Function, tier: V8Tier, disabledReason: string | undefined, optimizerOff: string | undefined): V8FunctionSignals['notOptimized'] {
+/** Why V8 could not tell a function's tier, from how the end-of-run query went and whether it found the function. */
+export function tierUnknownOf(r: RawV8Function, signals: Pick<V8RawSignals, 'tiersRead' | 'functions' | 'collection'>): NonNullable<V8FunctionSignals['tierUnknown']> {
+  const read = signals.tiersRead ?? (signals.functions.some((f) => f.status !== undefined) ? 'ok' : 'failed');
+  switch (read) {
+    case 'unknown-layout':
+      return { cause: 'layout', short: 'status unreadable', reason: `this V8 (Node ${signals.collection.nodeVersion}) reports optimization states Hotpath cannot decode (see the V8 limitation).` };
+    case 'process-exited':
+      return { cause: 'not-read', short: 'process exited first', reason: 'the process had exited before V8 could be asked for the tiers, and V8 traced no optimization of this function.' };
+    case 'failed':
+      return { cause: 'not-read', short: 'not read', reason: 'V8 could not be asked for the tiers at the end of the run (see the V8 limitation), and it traced no optimization of this function.' };
+    case 'ok':
+      if (r.status === undefined) {
+        return { cause: 'gone', short: 'gone by the end', reason: 'no copy of the function existed any more when Hotpath asked V8 at the end of the run, and V8 can only be asked about functions that exist. A callback created on each call (an arrow function passed to map or filter, a closure) lives only while its request runs; code compiled per request (new Function, eval, a template compiled on every call) is new code each time and starts in the interpreter.' };
+      }
+      return { cause: 'no-code', short: 'no compiled code', reason: 'V8 held no compiled code for it at the end of the run (its bytecode is flushed when a function goes cold).' };
+  }
+}
+
+function notOptimizedOf(raw: RawV8Function, tier: V8Tier, disabledReason: string | undefined, optimizerOff: string | undefined, mode: V8RawSignals['mode']): V8FunctionSignals['notOptimized'] {
   if (tier !== 'Ignition' && tier !== 'Sparkplug') return undefined;
   const realDeopts = raw.deopts.filter((d) => !d.osr).length;
   let cause: NotOptimizedCause;
@@ -70,7 +88,7 @@ function notOptimizedOf(raw: RawV8Function, tier: V8Tier, disabledReason: string
   else if ((raw.sourceLength ?? 0) >= 60 * 1024) { cause = 'too-large'; detail = `${Math.round(raw.sourceLength! / 1024)} KB`; reason = `too large to optimize (${detail} of source)`; }
   else if (realDeopts > 0 && raw.optimizations > 0) { cause = 'deoptimized'; reason = 'deoptimized and not re-optimized'; }
   else { cause = 'never-marked'; reason = 'never optimized'; }
-  return { reason, cause, explanation: explainNotOptimized(cause, detail) };
+  return { reason, cause, explanation: explainNotOptimized(cause, detail, mode) };
 }
 
 /** `name (file:line)`; code without a script name comes from eval or new Function. */
@@ -162,10 +180,11 @@ export async function joinV8Signals(model: ProfileModel, raw: V8RawSignals, opti
       inlinedInto: await Promise.all(r.inlinedInto.map(describe)),
       inlined: await Promise.all(r.inlined.map(describe)),
     };
+    if (tier === 'unknown') signals.tierUnknown = tierUnknownOf(r, raw);
     const notInlined = r.notInlinable ?? (recursive.has(f) ? 'it calls itself (direct recursion)' : undefined);
     if (notInlined) signals.notInlined = { reason: notInlined, explanation: explainNotInlined(notInlined) };
     if (model.functionSelfUs[f] >= hotUs && signals.inlinedInto.length === 0) {
-      const notOptimized = notOptimizedOf(r, tier, info.deoptReason, raw.optimizerDisabled);
+      const notOptimized = notOptimizedOf(r, tier, info.deoptReason, raw.optimizerDisabled, raw.mode);
       if (notOptimized) signals.notOptimized = notOptimized;
     }
     result.set(f, signals);

@@ -56,7 +56,17 @@ export interface V8FunctionSignals {
   notInlined?: { reason: string; explanation?: Explanation };
   /** Set when the function ended the run unoptimized (Ignition/Sparkplug) although it was hot. */
   notOptimized?: { reason: string; explanation?: Explanation; cause?: NotOptimizedCause };
+  /** Set when `tier` is `unknown`: why V8 could not say (`short` fits a CodeLens, `reason` is a sentence). */
+  tierUnknown?: { cause: TierUnknownCause; short: string; reason: string };
 }
+
+/**
+ * Why a function's tier is unknown: `gone` — the function no longer existed when V8 was asked at the end
+ * of the run (code created per request, collected closures); `no-code` — V8 held no compiled code for it;
+ * `not-read` — the end-of-run query failed or the process had exited; `layout` — this V8's status bits
+ * are not known to Hotpath.
+ */
+export type TierUnknownCause = 'gone' | 'no-code' | 'not-read' | 'layout';
 
 export interface V8Collection {
   /** False when nothing could be collected; `limitation` says why. */
@@ -133,6 +143,11 @@ export interface V8RawSignals {
   functions: RawV8Function[];
   /** Set when the process cannot optimize at all: the flags that switch the optimizer off (e.g. `--jitless`), or a description. */
   optimizerDisabled?: string;
+  /**
+   * How the end-of-run tier query went (absent in signals saved by older versions): `ok`, `unknown-layout`
+   * (statuses read, bits not decodable), `failed`, `process-exited`.
+   */
+  tiersRead?: 'ok' | 'unknown-layout' | 'failed' | 'process-exited';
   /** Facts about the target read at the end of the run (for the production-parity checks). */
   target?: { execArgv: string[]; nodeOptions: string | null; sourceMapsEnabled: boolean | null; nodeEnv: string | null };
 }

@@ -38,8 +38,9 @@ function phase(stage: WorkflowStage, seconds: number, options: LoadOptions, ctx:
   });
 }
 
-export async function warmUp(options: LoadOptions, ctx: PhaseContext): Promise<void> {
-  if (options.warmupSeconds > 0) await phase('warmup', options.warmupSeconds, options, ctx);
+/** The warm-up run; its result (for the route check, never for numbers), or undefined without one. */
+export async function warmUp(options: LoadOptions, ctx: PhaseContext): Promise<LoadResult | undefined> {
+  return options.warmupSeconds > 0 ? phase('warmup', options.warmupSeconds, options, ctx) : undefined;
 }
 
 export function measure(stage: 'measuring' | 'profiling', options: LoadOptions, ctx: PhaseContext): Promise<LoadResult> {

@@ -6,7 +6,8 @@ import type { LoadResult } from '../load/result';
 import { checkNodeVersion, type RunnableSide } from '../measure/scriptRun';
 import { processCpuMs } from '../measure/processCpu';
 import type { ProcessReport } from '../target/reports';
-import { measure, warmUp } from './loadPhases';
+import { measure } from './loadPhases';
+import { resolveRequest, warmUpChecked, type RequestChooser } from './requestPath';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { neverCancelled } from '../common/cancellation';
 import { silentLogger } from '../common/logger';
@@ -41,6 +42,8 @@ export interface HttpRunContext {
   /** Seconds of the whole command done before this run, and the whole command's seconds. */
   offsetSeconds: number;
   totalSeconds: number;
+  /** The front end's say in the request path when the load names none (VS Code's quick pick). */
+  chooser?: RequestChooser;
 }
 
 /**
@@ -50,11 +53,12 @@ export interface HttpRunContext {
  * the Node version it must run on, the app's own report is checked against it.
  */
 export function measureHttpRun(spec: TargetCommand & Partial<Pick<RunnableSide, 'label' | 'expectedNodeVersion'>>, load: LoadOptionsInput, ctx: HttpRunContext): Promise<HttpRun> {
-  return withHttpTarget(spec, ctx, async (_target, ready) => {
+  return withHttpTarget(spec, ctx, async (target, ready) => {
     if (spec.expectedNodeVersion) checkNodeVersion({ label: spec.label ?? ctx.label, command: spec.command, cwd: spec.cwd, env: spec.env ?? {}, expectedNodeVersion: spec.expectedNodeVersion }, ready.process.nodeVersion);
-    const loadOptions = resolveLoadOptions(load, { port: ready.port });
+    // No path given: the app's announced URL or routes (or the user's pick); a 404-only warm-up stops here.
+    const { options, offer } = await resolveRequest(load, target, ready, { chooser: ctx.chooser, logger: ctx.logger, token: ctx.token, progress: ctx.progress });
     const phase = { token: ctx.token, logger: ctx.logger, progress: ctx.progress, label: ctx.label, totalSeconds: ctx.totalSeconds };
-    await warmUp(loadOptions, { ...phase, offsetSeconds: ctx.offsetSeconds });
+    const loadOptions = await warmUpChecked(options, { ...phase, offsetSeconds: ctx.offsetSeconds }, { offer, chooser: ctx.chooser });
     const cpuBefore = await processCpuMs(ready.process.pid);
     const result = await measure('measuring', loadOptions, { ...phase, offsetSeconds: ctx.offsetSeconds + loadOptions.warmupSeconds });
     const cpuAfter = await processCpuMs(ready.process.pid);
@@ -77,10 +81,13 @@ export async function measureRuns(spec: TargetCommand, load: LoadOptionsInput, r
   const results: LoadResult[] = [];
   const appCpuMs: Array<number | null> = [];
   let last: HttpRun | undefined;
+  // The request the first run settled on (chosen, announced, or changed after a 404) is every run's.
+  let request = load;
   for (let i = 0; i < runs; i++) {
     const label = `run ${i + 1} of ${runs}`;
     progress({ stage: 'starting', message: `Starting the app (${label})`, fraction: (i * perRun) / (runs * perRun) });
-    last = await measureHttpRun(spec, load, { token, logger, progress, label, offsetSeconds: i * perRun, totalSeconds: runs * perRun });
+    last = await measureHttpRun(spec, request, { token, logger, progress, label, offsetSeconds: i * perRun, totalSeconds: runs * perRun, chooser: deps.chooseRequest });
+    if (request.url === undefined) request = { ...request, path: last.loadOptions.path, method: last.loadOptions.method };
     results.push(last.result);
     appCpuMs.push(last.appCpuMs);
   }

@@ -3,6 +3,8 @@ import type { LoadResult } from '../load/result';
 import { SATURATED_CPU_PCT } from '../load/loadWarnings';
 import type { ProfileModel } from '../profile/types';
 import type { V8Collection } from '../v8/types';
+import { perSecondSpread } from '../load/perSecondSpread';
+import { formatInt, formatPct } from '../../shared/text/numbers';
 
 export const NODE_ENV_NOT_PRODUCTION = 'NODE_ENV_NOT_PRODUCTION';
 
@@ -12,10 +14,11 @@ export const NODE_ENV_NOT_PRODUCTION = 'NODE_ENV_NOT_PRODUCTION';
  */
 export function nodeEnvWarning(nodeEnv: string | null | undefined): Warning | undefined {
   if (nodeEnv === 'production') return undefined;
-  const seen = nodeEnv ? `is '${nodeEnv}'` : 'is not set';
+  // The first sentence stands alone in summaries (VS Code's "Profile saved: …" notification).
+  const first = nodeEnv ? `The app ran with NODE_ENV=${nodeEnv}, not production.` : 'The app ran without NODE_ENV=production (NODE_ENV was not set).';
   return {
     code: NODE_ENV_NOT_PRODUCTION,
-    message: `NODE_ENV ${seen} in the app, not 'production'. Frameworks and template engines (Express's view cache, Pug, EJS, React SSR, many loggers) cache compiled templates and skip development checks only in production, so these numbers and hotspots may not be the ones your users hit. Re-run with NODE_ENV=production (CLI: add --env NODE_ENV=production).`,
+    message: `${first} Frameworks and template engines (Express's view cache, Pug, EJS, React SSR, many loggers) cache compiled templates and skip development checks only in production, so these numbers and hotspots may not be the ones your users hit. Re-run with NODE_ENV=production (CLI: add --env NODE_ENV=production).`,
   };
 }
 
@@ -54,24 +57,31 @@ export interface RunFacts {
   v8?: V8Collection;
 }
 
-const pct = (n: number) => `${Math.round(n)}%`;
+const pct = formatPct;
 
-function nodeEnvCheck(nodeEnv: string | null | undefined, source: string): PreflightCheck {
-  const title = 'NODE_ENV is production';
-  if (nodeEnv === 'production') return { id: 'node-env', status: 'pass', title, observed: `NODE_ENV=production ${source}` };
+/**
+ * Each check's title states what was found, so a list of them reads as findings: "✓ NODE_ENV is
+ * production", "⚠ NODE_ENV is not production: NODE_ENV is not set …" — never a goal next to a failure.
+ */
+function nodeEnvCheck(nodeEnv: string | null | undefined, source: string, mode: 'launch' | 'attach' | 'script'): PreflightCheck {
+  const observed = nodeEnv ? `NODE_ENV=${nodeEnv} ${source}` : `NODE_ENV is not set ${source}`;
+  if (nodeEnv === 'production') return { id: 'node-env', status: 'pass', title: 'NODE_ENV is production', observed };
+  // A script's behaviour depends on NODE_ENV only if it (or a tool it runs, e.g. a bundler) reads it;
+  // the servers, template engines and frameworks the warning is about are not in play.
+  if (mode === 'script') {
+    return { id: 'node-env', status: 'info', title: 'NODE_ENV not checked for scripts', observed, advice: 'Set NODE_ENV=production only if the script or a tool it runs reads it (bundlers and some build tools do).' };
+  }
   return {
-    id: 'node-env', status: 'warn', title,
-    observed: nodeEnv ? `NODE_ENV=${nodeEnv} ${source}` : `NODE_ENV is not set ${source}`,
+    id: 'node-env', status: 'warn', title: 'NODE_ENV is not production', observed,
     advice: 'Frameworks cache templates and skip development checks only in production. Run with NODE_ENV=production (CLI: --env NODE_ENV=production).',
   };
 }
 
 /** Measured on a 2-vCPU VM (v8-signals §7): process CPU ×1.10 at 1000 µs, ×1.45 at 100 µs. */
 function samplingCheck(us: number): PreflightCheck {
-  const title = 'Sampling interval overhead';
-  if (us >= 1000) return { id: 'sampling-interval', status: 'pass', title, observed: `${us} µs (about +10% CPU at 1000 µs; less above)` };
-  if (us >= 250) return { id: 'sampling-interval', status: 'info', title, observed: `${us} µs (between +10% CPU at 1000 µs and +45% at 100 µs)`, advice: 'Fine for finding hotspots; compare throughput only between runs with the same interval.' };
-  return { id: 'sampling-interval', status: 'warn', title, observed: `${us} µs (about +45% CPU at 100 µs, more below)`, advice: 'The profiler itself takes a large share of the CPU, which distorts the app. Use 1000 µs unless you need the resolution.' };
+  if (us >= 1000) return { id: 'sampling-interval', status: 'pass', title: 'Sampling overhead low', observed: `${us} µs (about +10% CPU at 1000 µs; less above)` };
+  if (us >= 250) return { id: 'sampling-interval', status: 'info', title: 'Sampling overhead moderate', observed: `${us} µs (between +10% CPU at 1000 µs and +45% at 100 µs)`, advice: 'Fine for finding hotspots; compare throughput only between runs with the same interval.' };
+  return { id: 'sampling-interval', status: 'warn', title: 'Sampling overhead high', observed: `${us} µs (about +45% CPU at 100 µs, more below)`, advice: 'The profiler itself takes a large share of the CPU, which distorts the app. Use 1000 µs unless you need the resolution.' };
 }
 
 function argsOf(command: string[] | undefined, nodeOptions: string | null | undefined, execArgv: string[] | undefined): string[] {
@@ -79,34 +89,31 @@ function argsOf(command: string[] | undefined, nodeOptions: string | null | unde
 }
 
 function debuggerCheck(args: string[], neverCompiled: boolean): PreflightCheck {
-  const title = 'No debugger attached';
   const brk = args.find((a) => /^--inspect-(brk|wait)(=|$)/.test(a));
   if (neverCompiled) {
-    return { id: 'debugger', status: 'warn', title, observed: 'V8 kept a hot function out of the optimizing compilers as it does under a breakpoint (see the V8 findings)', advice: 'Remove breakpoints and logpoints (or detach the debugger): functions under a breakpoint run in the interpreter, and the CPU profile charges their time to their callers.' };
+    return { id: 'debugger', status: 'warn', title: 'A breakpoint kept hot code unoptimized', observed: 'V8 kept a hot function out of the optimizing compilers as it does under a breakpoint (see the V8 findings)', advice: 'Remove breakpoints and logpoints (or detach the debugger): functions under a breakpoint run in the interpreter, and the CPU profile charges their time to their callers.' };
   }
-  if (brk) return { id: 'debugger', status: 'warn', title, observed: `the app is started with ${brk}`, advice: `${brk.split('=')[0]} stops the app for a debugger; a debugger that sets breakpoints keeps those functions in the interpreter. Start it without the flag (Hotpath opens its own inspector).` };
+  if (brk) return { id: 'debugger', status: 'warn', title: 'Started for a debugger', observed: `the app is started with ${brk}`, advice: `${brk.split('=')[0]} stops the app for a debugger; a debugger that sets breakpoints keeps those functions in the interpreter. Start it without the flag (Hotpath opens its own inspector).` };
   const inspect = args.find((a) => /^--inspect(-port)?(=|$)/.test(a));
-  if (inspect) return { id: 'debugger', status: 'info', title, observed: `the app is started with ${inspect}`, advice: 'An open inspector costs nothing by itself; make sure no debugger with breakpoints is attached while measuring.' };
-  return { id: 'debugger', status: 'pass', title, observed: 'no --inspect-brk, no breakpoints seen' };
+  if (inspect) return { id: 'debugger', status: 'info', title: 'Inspector open', observed: `the app is started with ${inspect}`, advice: 'An open inspector costs nothing by itself; make sure no debugger with breakpoints is attached while measuring.' };
+  return { id: 'debugger', status: 'pass', title: 'No debugger attached', observed: 'no --inspect-brk, no breakpoints seen' };
 }
 
 function sourceMapsCheck(args: string[], enabled: boolean | null | undefined): PreflightCheck {
-  const title = 'Source-map support off (--enable-source-maps)';
   const on = enabled === true || args.includes('--enable-source-maps');
-  if (!on) return { id: 'source-maps', status: 'pass', title, observed: 'off' };
+  if (!on) return { id: 'source-maps', status: 'pass', title: 'Source-map support off', observed: 'no --enable-source-maps' };
   return {
-    id: 'source-maps', status: 'warn', title, observed: enabled === true ? 'on in the app (process.sourceMapsEnabled)' : '--enable-source-maps is set',
+    id: 'source-maps', status: 'warn', title: 'Source-map support on', observed: enabled === true ? 'on in the app (process.sourceMapsEnabled)' : '--enable-source-maps is set',
     advice: 'Node maps every stack trace through source maps when Error.stack is read, which Node\'s docs warn can be slow when errors are created or logged often. Leave it off while measuring unless production has it on; Hotpath maps positions itself.',
   };
 }
 
 function v8FlagsCheck(args: string[], optimizerOff: boolean): PreflightCheck {
-  const title = 'V8 optimizing compilers on';
   const flags = args.filter((a) => /^--(jitless|max-opt|no-opt|no-turbofan|no-maglev|no-sparkplug|lite-mode)\b/.test(a));
   if (flags.length || optimizerOff) {
-    return { id: 'v8-flags', status: 'warn', title, observed: flags.length ? flags.join(' ') : 'V8 reports optimization off for the process', advice: 'These flags change which tiers run your code; profile with the flags production uses.' };
+    return { id: 'v8-flags', status: 'warn', title: 'V8 flags change the tiers', observed: flags.length ? flags.join(' ') : 'V8 reports optimization off for the process', advice: 'These flags change which tiers run your code; profile with the flags production uses.' };
   }
-  return { id: 'v8-flags', status: 'pass', title, observed: 'no flags that change V8\'s tiers' };
+  return { id: 'v8-flags', status: 'pass', title: 'V8 optimizing compilers on', observed: 'no flags that change V8\'s tiers' };
 }
 
 /** What can be checked before the app runs: from the request alone. */
@@ -116,45 +123,42 @@ export function checksBeforeRun(input: BeforeRunInput): PreflightCheck[] {
   const nodeEnv = input.mode === 'attach' ? input.nodeEnv : env.NODE_ENV ?? null;
   const checks: PreflightCheck[] = [];
   if (input.mode === 'attach' && input.nodeEnv === undefined) {
-    checks.push({ id: 'node-env', status: 'info', title: 'NODE_ENV is production', observed: 'read from the process once attached' });
+    checks.push({ id: 'node-env', status: 'info', title: 'NODE_ENV read once attached', observed: 'the process tells it when Hotpath attaches' });
   } else {
-    checks.push(nodeEnvCheck(nodeEnv, input.mode === 'attach' ? 'in the attached process' : 'in the environment the app gets'));
+    checks.push(nodeEnvCheck(nodeEnv, input.mode === 'attach' ? 'in the attached process' : 'in the environment the app gets', input.mode));
   }
   checks.push(samplingCheck(input.samplingIntervalMicros), debuggerCheck(args, false), sourceMapsCheck(args, undefined), v8FlagsCheck(args, false));
   return checks;
 }
 
 function loadGeneratorCheck(load: LoadResult): PreflightCheck {
-  const title = 'Load generator not saturated';
   const cpu = load.loadGeneratorCpuPct;
   const observed = `autocannon used ${pct(cpu)} of a core`;
-  if (cpu > SATURATED_CPU_PCT) return { id: 'load-generator', status: 'warn', title, observed, advice: 'The load generator shares this machine\'s cores with the app and is the likely limit. Use fewer connections, add --pipelining, or run the load from another machine.' };
-  if (cpu > 60) return { id: 'load-generator', status: 'info', title, observed, advice: 'Close to saturation: the app and autocannon compete for the same cores.' };
-  return { id: 'load-generator', status: 'pass', title, observed };
+  if (cpu > SATURATED_CPU_PCT) return { id: 'load-generator', status: 'warn', title: 'Load generator saturated', observed, advice: 'The load generator shares this machine\'s cores with the app and is the likely limit. Use fewer connections, add --pipelining, or run the load from another machine.' };
+  if (cpu > 60) return { id: 'load-generator', status: 'info', title: 'Load generator near saturation', observed, advice: 'Close to saturation: the app and autocannon compete for the same cores.' };
+  return { id: 'load-generator', status: 'pass', title: 'Load generator not saturated', observed };
 }
 
-/** Spread of the per-second request counts (the first second is dropped: connections still opening). */
+/** Spread of the per-second request counts (perSecondSpread: the figure the load line quotes too). */
 function stabilityCheck(load: LoadResult): PreflightCheck {
-  const title = 'Stable run';
-  const samples = load.requests.perSecond.length > 3 ? load.requests.perSecond.slice(1) : load.requests.perSecond;
-  if (samples.length < 2) return { id: 'stability', status: 'info', title, observed: `${samples.length} per-second sample(s): too short to judge`, advice: 'Use --duration 10 or more for a judgement of stability.' };
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  const sd = Math.sqrt(samples.reduce((a, b) => a + (b - mean) ** 2, 0) / (samples.length - 1));
-  const cv = mean > 0 ? (100 * sd) / mean : 0;
-  const observed = `req/s varied ±${cv.toFixed(1)}% between seconds (min ${Math.round(Math.min(...samples))}, max ${Math.round(Math.max(...samples))})`;
-  if (cv > 15) return { id: 'stability', status: 'warn', title, observed, advice: 'Something else competes for the machine (other processes, GC pauses, thermal throttling) or the app has phases. Close other work, lengthen --warmup and --duration, and compare runs with caution.' };
-  if (cv > 5) return { id: 'stability', status: 'info', title, observed, advice: 'Moderate variation: differences of a few percent between runs are noise.' };
-  return { id: 'stability', status: 'pass', title, observed };
+  const spread = perSecondSpread(load.requests.perSecond);
+  if (!spread) {
+    const n = load.requests.perSecond.length;
+    return { id: 'stability', status: 'info', title: 'Run too short to judge stability', observed: `${n} per-second sample${n === 1 ? '' : 's'}`, advice: 'Use --duration 10 or more for a judgement of stability.' };
+  }
+  const observed = `req/s varied ±${formatPct(spread.cvPct)} second to second (min ${formatInt(spread.min)}, max ${formatInt(spread.max)}${spread.firstSecondDropped ? '; first second left out' : ''})`;
+  if (spread.cvPct > 15) return { id: 'stability', status: 'warn', title: 'Unstable run', observed, advice: 'Something else competes for the machine (other processes, GC pauses, thermal throttling) or the app has phases. Close other work, lengthen --warmup and --duration, and compare runs with caution.' };
+  if (spread.cvPct > 5) return { id: 'stability', status: 'info', title: 'Moderately stable run', observed, advice: 'Moderate variation: differences of a few percent between runs are noise.' };
+  return { id: 'stability', status: 'pass', title: 'Stable run', observed };
 }
 
 /** From the profile: the share of the profiled time the main thread had nothing to run. */
 function targetCpuCheck(model: ProfileModel): PreflightCheck {
-  const title = 'App CPU-bound under this load';
   const idle = model.durationUs > 0 ? (100 * model.idleUs) / model.durationUs : 0;
   const observed = `the app's main thread was busy ${pct(100 - idle)} of the profiled time (idle ${pct(idle)})`;
-  if (idle > 50) return { id: 'target-cpu', status: 'warn', title, observed, advice: 'The app mostly waited: the bottleneck is elsewhere (I/O, a database or downstream service, too few connections, or the load generator). A CPU profile explains only the busy part; raise --connections or look at what requests wait on.' };
-  if (idle > 20) return { id: 'target-cpu', status: 'info', title, observed, advice: 'The app had spare CPU: more load (--connections) would show its limit.' };
-  return { id: 'target-cpu', status: 'pass', title, observed };
+  if (idle > 50) return { id: 'target-cpu', status: 'warn', title: 'App mostly idle under this load', observed, advice: 'The app mostly waited: the bottleneck is elsewhere (I/O, a database or downstream service, too few connections, or the load generator). A CPU profile explains only the busy part; raise --connections or look at what requests wait on.' };
+  if (idle > 20) return { id: 'target-cpu', status: 'info', title: 'App not CPU-bound under this load', observed, advice: 'The app had spare CPU: more load (--connections) would show its limit.' };
+  return { id: 'target-cpu', status: 'pass', title: 'App CPU-bound under this load', observed };
 }
 
 /** The list again after the run, with what the run itself showed. */
@@ -162,7 +166,7 @@ export function checksAfterRun(result: RunFacts): PreflightCheck[] {
   const t = result.target;
   const args = argsOf(t.command, t.nodeOptions, t.execArgv);
   const findings = result.v8?.findings ?? [];
-  const checks: PreflightCheck[] = [nodeEnvCheck(t.nodeEnv, 'as the app reported it')];
+  const checks: PreflightCheck[] = [nodeEnvCheck(t.nodeEnv, 'as the app reported it', result.kind === 'script' ? 'script' : 'launch')];
   if (result.samplingIntervalMicros !== undefined) checks.push(samplingCheck(result.samplingIntervalMicros));
   checks.push(
     debuggerCheck(args, findings.some((f) => f.id === 'V8_HOT_FUNCTION_NEVER_COMPILED')),

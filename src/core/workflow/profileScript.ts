@@ -11,7 +11,7 @@ import { readBoundedFileSync } from '../common/boundedRead';
 import { busyMicros } from '../profile/selfFrames';
 import type { ProcessReport, TargetReport } from '../target/reports';
 import { analyzeProfiles, type Analysis } from './analyze';
-import { checksAfterRun, nodeEnvWarning } from './preflight';
+import { checksAfterRun } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
 import { type ProfilingOptions, saveV8Signals, targetFacts, type TargetInfo, type WorkflowDeps } from './profileWithLoad';
 import { V8Collector } from '../v8/collector';
@@ -138,8 +138,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     if (left.count) {
       warnings.push({ code: 'PROCESSES_LEFT_OUT', message: `${left.count} other node process(es) of the command did little work (${left.ms} ms in all, under 5% of the busiest one's); their profiles are not kept.` });
     }
-    const envWarning = nodeEnvWarning(main?.nodeEnv ?? null);
-    if (envWarning) warnings.unshift(envWarning);
+    // No NODE_ENV warning: it is about servers and frameworks; the checklist notes it for scripts (info).
     const result: ScriptResult = {
       kind: 'script',
       target: { command: request.command, pid: captured[0].pid, nodeVersion: main?.nodeVersion ?? process.version, nodeEnv: main?.nodeEnv ?? null, exitCode: exit.code, signal: exit.signal, ...targetFacts(v8, main?.execArgv) },

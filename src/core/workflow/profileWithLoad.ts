@@ -15,6 +15,7 @@ import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
 import { profileUnderLoad } from './profiledLoad';
+import { type RequestChooser, resolveRequest } from './requestPath';
 
 /** What every profiling run (launch, script, attach) takes besides its target. */
 export interface ProfilingOptions {
@@ -77,6 +78,8 @@ export interface WorkflowDeps {
   token?: CancellationToken;
   logger?: Logger;
   onProgress?: ProgressSink;
+  /** Asks which request to load when none was given, and again when the warm-up gets only 404s (VS Code). */
+  chooseRequest?: RequestChooser;
 }
 
 /**
@@ -94,11 +97,12 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
   let profiledPid: number | undefined;
   const captured = await withHttpTarget(request, { token, logger }, async (target, ready) => {
     profiledPid = ready.process.pid;
-    const loadOptions = resolveLoadOptions(request.load, { port: ready.port });
+    const { options: requested, offer } = await resolveRequest(request.load, target, ready, { chooser: deps.chooseRequest, logger, token, progress });
     const client = await CdpClient.connect(ready.process.inspectorUrl!, { token, logger });
     try {
-      const profiled = await profileUnderLoad(client, ready.process.pid, loadOptions, {
+      const profiled = await profileUnderLoad(client, ready.process.pid, requested, {
         token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+        request: { offer, chooser: deps.chooseRequest },
         v8: request.v8 === false ? undefined : { mode: 'launch', output: target.onOutput },
         onCrash: async (err, partial) => {
           const saved = await saveProfiles(outDir, request.name, partial);
@@ -108,7 +112,7 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
             `The app ${target.describeExit()} while being profiled (${errorMessage(err)}). The profile captured until then is saved at ${saved[0]?.path ?? '(none)'}; open it with \`hotpath report\`.${target.output.forMessage()}`);
         },
       });
-      return { ...profiled, loadOptions, ready, target };
+      return { ...profiled, ready, target };
     } finally {
       await client.close();
     }

@@ -5,7 +5,8 @@ import type { CdpClient } from '../inspector/cdpClient';
 import { type CapturedProfile, ProfilingRun } from '../inspector/profilingRun';
 import type { LoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
-import { measure, warmUp } from './loadPhases';
+import { measure } from './loadPhases';
+import { type RequestCheck, warmUpChecked } from './requestPath';
 import type { ProgressSink } from './progress';
 import type { Event } from '../common/events';
 import { V8Collector, type V8Mode } from '../v8/collector';
@@ -13,6 +14,8 @@ import type { V8RawSignals } from '../v8/types';
 
 export interface ProfiledLoad {
   profiles: CapturedProfile[];
+  /** The load options measured with (the warm-up's route check may have changed the request). */
+  loadOptions: LoadOptions;
   load: LoadResult;
   /** The process ended before the load did; the profiles cover the time until then. */
   endedEarly: boolean;
@@ -37,6 +40,8 @@ export interface ProfiledLoadContext {
    * (launch only; when attaching it is the app's own stdout, never touched).
    */
   v8?: { mode: V8Mode; output?: Event<string> };
+  /** What the warm-up's route check may offer when it gets only 404s (requestPath.ts). */
+  request?: RequestCheck;
 }
 
 /**
@@ -52,7 +57,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds }) : undefined;
   let succeeded = false;
   try {
-    await warmUp(loadOptions, { ...phase, offsetSeconds: 0 });
+    loadOptions = await warmUpChecked(loadOptions, { ...phase, offsetSeconds: 0 }, ctx.request ?? {});
     const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: ctx.workers, logger });
     try {
       const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
@@ -62,7 +67,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
       // After Profiler.stop: the tier query walks the heap, which must not be in the profile.
       const signals = v8 ? await v8.finish(profiles.find((p) => p.thread === 'main')?.profile, { targetGone: client.isClosed }) : undefined;
       succeeded = true;
-      return { profiles, load, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}) };
+      return { profiles, load, loadOptions, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}) };
     } catch (err) {
       if (!ctx.onCrash || !run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
       return await ctx.onCrash(err, await run.stop());

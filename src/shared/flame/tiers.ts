@@ -15,6 +15,25 @@ export const TIER_LABELS: Readonly<Record<TierName, string>> = {
   TurboFan: 'TurboFan (optimizing compiler)',
 };
 
+/**
+ * `functions.extras.tierUnknown`: why a function's tier is unknown (core/v8's TierUnknownCause), 0 when
+ * not known or not applicable. Append, never reorder.
+ */
+export const TIER_UNKNOWN_CAUSES = ['', 'gone', 'no-code', 'not-read', 'layout'] as const;
+const TIER_UNKNOWN_TEXT: Readonly<Record<string, string>> = {
+  gone: 'no copy of it existed at the end of the run (a callback or code created per request)',
+  'no-code': 'V8 held no compiled code for it at the end of the run',
+  'not-read': 'V8 could not be asked at the end of the run',
+  layout: 'this V8\'s status bits are not known to Hotpath',
+};
+
+/** The tooltip's tier text: `Unknown / not JS — the function no longer existed …` when the reason is known. */
+export function tierTooltipText(code: number, unknownCause: number | undefined): string {
+  const name = tierName(code);
+  const why = name === 'unknown' && unknownCause ? TIER_UNKNOWN_TEXT[TIER_UNKNOWN_CAUSES[unknownCause] ?? ''] : undefined;
+  return why ? `Tier unknown: ${why}` : TIER_LABELS[name];
+}
+
 /** The tier of a code; unknown for anything out of range. */
 export function tierName(code: number): TierName {
   return TIERS[code] ?? 'unknown';

@@ -3,8 +3,15 @@ import type { AnnotationStore } from './store';
 import { codeLensText } from './format';
 import { labelText } from '../../shared/text';
 import type { FunctionAnnotation } from '../../core/annotate';
+import { labelsFor } from './labelPlacement';
 
-/** CodeLens above each hot function's declaration: its share of the profile; click → flamegraph. */
+/** Marks the lens that carries a hot line's label (the line below it); tests find it by this icon. */
+export const LINE_LENS_ICON = '$(arrow-small-down)';
+
+/**
+ * CodeLens above each hot function's declaration (its share of the profile), and above each hot line too
+ * long for its label at its end (that label); click → flamegraph.
+ */
 export class HotFunctionCodeLens implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
 
@@ -15,13 +22,40 @@ export class HotFunctionCodeLens implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const live = this.store.forDocument(document);
     if (!live) return [];
-    return live.functions
-      .filter((f) => f.line < document.lineCount)
-      .map(({ annotation, line }) => new vscode.CodeLens(document.lineAt(line).range, {
-        title: labelText(codeLensText(annotation, this.v8Summary(annotation), live.edited)),
-        tooltip: labelText(`Show ${annotation.function} in the flamegraph`),
-        command: 'hotpath.showFlamegraph',
-        arguments: [{ file: annotation.file, line: annotation.line, name: annotation.function }],
+    const file = live.source.file;
+    // A line too long for its label at its end gets it here, above the line, first on the row (lineLabels.ts).
+    const lineLenses = [...labelsFor(document, live).values()]
+      .filter((l) => l.placement === 'above')
+      .map((l) => ({
+        line: l.line,
+        lens: new vscode.CodeLens(document.lineAt(l.line).range, {
+          title: `${LINE_LENS_ICON} ${labelText(l.text)}`,
+          tooltip: labelText(`Line ${l.line + 1}: its label is shown above it, the line being too long for it at its end (hotpath.annotations.labelColumn). Click: ${l.function} in the flamegraph.`),
+          command: 'hotpath.showFlamegraph',
+          arguments: [{ file, line: 0, name: l.function }],
+        }),
       }));
+    // Callbacks declared on one line (`.map((s) => …).filter((r) => …)`) share one lens: the one with the
+    // most own cost first and whole, the others counted, so the row stays short and its main figure first.
+    const byLine = new Map<number, FunctionAnnotation[]>();
+    for (const { annotation, line } of live.functions) {
+      if (line < document.lineCount) byLine.set(line, [...(byLine.get(line) ?? []), annotation]);
+    }
+    const functionLenses = [...byLine].map(([line, fns]) => {
+      const [top, ...rest] = [...fns].sort((a, b) => a.rank - b.rank);
+      const more = rest.length ? ` · +${rest.length} more function${rest.length > 1 ? 's' : ''} on this line` : '';
+      return {
+        line,
+        lens: new vscode.CodeLens(document.lineAt(line).range, {
+          title: labelText(`${codeLensText(top, this.v8Summary(top), live.edited)}${more}`),
+          tooltip: labelText(`Show ${top.function} in the flamegraph.${top.v8?.tierUnknown ? ` Tier unknown: ${top.v8.tierUnknown.reason}` : ''}${rest.length
+            ? ` Also declared on this line: ${rest.map((f) => `${f.function} (${codeLensText(f, this.v8Summary(f))})`).join('; ')}`
+            : ''}`),
+          command: 'hotpath.showFlamegraph',
+          arguments: [{ file: top.file, line: top.line, name: top.function }],
+        }),
+      };
+    });
+    return [...lineLenses, ...functionLenses].map((x) => x.lens);
   }
 }

@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
-import { lineHeat, lineLabel } from './format';
+import { lineHeat } from './format';
+import { labelsFor } from './labelPlacement';
 import { labelText } from '../../shared/text';
 
 /**
  * Hot-line decorations: a background heat in four theme colours by the line's own share (self time plus
  * the dependency, Node and native code called there), a lighter heat for lines whose time is in calls
- * to other user code (inclusive only), an overview-ruler mark and an after-line label
- * (`4.2% · 61 ms`, `84.1% total · 0.1% self`). Re-applied to visible editors whenever the store changes.
+ * to other user code (inclusive only), an overview-ruler mark and the line's one label
+ * (`4.2% · 61 ms`, `84.1% total · 0.1% self`, with a deopt on the line after it) — after the line, or,
+ * for a line too long for it, none here: the CodeLens shows it above (lineLabels.ts). Re-applied to
+ * visible editors whenever the store changes.
  */
 export class HotLineDecorations implements vscode.Disposable {
   private readonly own: vscode.TextEditorDecorationType[];
@@ -42,11 +45,14 @@ export class HotLineDecorations implements vscode.Disposable {
     const live = this.store.forDocument(editor.document);
     const own: vscode.DecorationOptions[][] = [[], [], [], []];
     const call: vscode.DecorationOptions[][] = [[], [], [], []];
+    const labels = live ? labelsFor(editor.document, live) : new Map();
     for (const { annotation, line } of live?.lines ?? []) {
       if (line >= editor.document.lineCount) continue;
       const range = editor.document.lineAt(line).range;
       const heat = lineHeat(annotation);
-      (heat.kind === 'own' ? own : call)[heat.bucket - 1].push({ range, renderOptions: { after: { contentText: labelText(lineLabel(annotation)) } } });
+      const label = labels.get(line);
+      const after = label?.placement === 'after' ? { after: { contentText: labelText(label.text) } } : undefined;
+      (heat.kind === 'own' ? own : call)[heat.bucket - 1].push({ range, ...(after ? { renderOptions: after } : {}) });
     }
     this.own.forEach((type, i) => editor.setDecorations(type, own[i]));
     this.call.forEach((type, i) => editor.setDecorations(type, call[i]));

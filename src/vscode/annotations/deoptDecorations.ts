@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import type { AnnotationStore } from './store';
-import { deoptLabel } from './format';
+import { labelsFor } from './labelPlacement';
 import { labelText } from '../../shared/text';
 
-/** Deopt positions get their own decoration (apart from the heat): a tint, a ruler mark, a label. */
+/**
+ * Deopt positions get their own decoration (apart from the heat): a tint and a ruler mark, and a label
+ * when the line has no hot-line label — on a hot line the deopt is part of that one label (lineLabels.ts).
+ */
 export class DeoptDecorations implements vscode.Disposable {
   private readonly type: vscode.TextEditorDecorationType;
   private readonly disposables: vscode.Disposable[] = [];
@@ -24,12 +27,14 @@ export class DeoptDecorations implements vscode.Disposable {
     for (const editor of vscode.window.visibleTextEditors) {
       const live = this.store.forDocument(editor.document);
       const options: vscode.DecorationOptions[] = [];
-      // One label per line: several deopts on a line are listed in its hover.
+      const labels = live ? labelsFor(editor.document, live) : new Map();
       const seen = new Set<number>();
-      for (const { annotation, line } of live?.deopts ?? []) {
+      for (const { line } of live?.deopts ?? []) {
         if (line >= editor.document.lineCount || seen.has(line)) continue;
         seen.add(line);
-        options.push({ range: editor.document.lineAt(line).range, renderOptions: { after: { contentText: labelText(deoptLabel(annotation)) } } });
+        const label = labels.get(line);
+        const own = label && !label.hot && label.placement === 'after' ? { renderOptions: { after: { contentText: labelText(label.text) } } } : {};
+        options.push({ range: editor.document.lineAt(line).range, ...own });
       }
       editor.setDecorations(this.type, options);
     }

@@ -120,6 +120,7 @@ export function deoptHover(d: DeoptAnnotation): string {
 /** The V8 part of a hot function's hover: tier, (de)optimizations, inlining, with explanations. */
 export function v8FunctionMarkdown(v: V8FunctionSignals): string {
   const parts = [`**V8**: ${mdEscape(v.tier === 'unknown' ? 'tier unknown' : v.tier)} · optimized ${v.optimizations}×`];
+  if (v.tierUnknown) parts.push(`**Why the tier is unknown**: ${mdEscape(v.tierUnknown.reason)}`);
   if (v.notOptimized) parts.push(`**Not optimized**: ${mdEscape(v.notOptimized.reason)}${explanationMd(v.notOptimized.explanation)}`);
   const real = v.deopts.filter((d) => !d.osr);
   if (real.length) {

@@ -42,6 +42,8 @@ export class AnnotationStore implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.track(e)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('hotpath.annotations.enabled')) this.setEnabled(vscode.workspace.getConfiguration('hotpath.annotations').get<boolean>('enabled', true));
+        // Where labels go (after a line or above it) follows these.
+        else if (['hotpath.annotations.labelColumn', 'editor.codeLens', 'editor.wordWrap', 'editor.tabSize'].some((k) => e.affectsConfiguration(k))) this.changed.fire();
       }),
       this.changed,
     );

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showInfo } from '../notify';
 import type { SideSpec } from '../../core/variants/sides';
 import { pickRevision, pickRuntimes } from '../compare/pickers';
 import type { HotpathSession } from '../session';
@@ -17,8 +18,9 @@ export interface CompareCommandDeps {
 /** Picks the target (as every run does), builds the request for two sides, runs it with progress. */
 async function compare(deps: CompareCommandDeps, chooseSides: (cwd: string) => Promise<[SideSpec, SideSpec] | undefined>): Promise<void> {
   if (!(await requireTrust('Comparing'))) return;
-  const target = await targetFor({ controller: deps.controller, state: deps.state }, 'compare');
-  if (!target) return;
+  const chosen = await targetFor({ controller: deps.controller, state: deps.state }, 'compare');
+  if (!chosen) return;
+  const { target } = chosen;
   const sides = await chooseSides(target.cwd);
   if (!sides) return;
   const scope = vscode.Uri.file(target.cwd);
@@ -41,7 +43,7 @@ export function registerCompareCommands(deps: CompareCommandDeps): vscode.Dispos
     vscode.commands.registerCommand('hotpath.compareAgain', async () => {
       const last = deps.session.lastCompare;
       if (!last) {
-        void vscode.window.showInformationMessage('Hotpath: no comparison yet. Run "Hotpath: Compare with Git Revision…" or "Hotpath: Compare Node Versions…".');
+        void showInfo('Hotpath: no comparison yet. Run "Hotpath: Compare with Git Revision…" or "Hotpath: Compare Node Versions…".');
         return;
       }
       if (!(await requireTrust('Comparing'))) return;

@@ -3,7 +3,8 @@ import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/error
 import type { AttachSpec } from '../../core/target/attach';
 import { listNodeProcesses } from '../../core/target/nodeProcesses';
 import { runSettings } from '../settings';
-import { chooseTarget, currentFolder, TargetCancelled } from '../targets/pickTarget';
+import { chooseTarget, currentFolder, rememberedNote, TargetCancelled } from '../targets/pickTarget';
+import { requestPicker, withRememberedRequest } from '../targets/requestPicker';
 import type { TargetSpec } from '../targets/targetSpec';
 import { confirmNodeEnv } from '../workflow/nodeEnvPrompt';
 import type { RunController } from '../workflow/runController';
@@ -17,10 +18,20 @@ export interface RunCommandDeps {
   state: vscode.Memento;
 }
 
-export async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false): Promise<TargetSpec | undefined> {
+interface ChosenTarget {
+  target: TargetSpec;
+  /** For the run's summary when the target was asked for just now: what Hotpath remembers. */
+  note?: string;
+}
+
+export async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false): Promise<ChosenTarget | undefined> {
   try {
-    const target = await chooseTarget(deps.state, { http: kind !== 'script', forceAsk });
-    return await confirmNodeEnv(target, deps.state);
+    let note: string | undefined;
+    const http = kind !== 'script';
+    const chosen = await chooseTarget(deps.state, { http, forceAsk, onAsked: (spec) => { note = rememberedNote(spec); } });
+    // Scripts get no NODE_ENV question: it is about servers and frameworks (the checklist notes it).
+    const target = http ? await confirmNodeEnv(withRememberedRequest(chosen, deps.state), deps.state) : chosen;
+    return target ? { target, note } : undefined;
   } catch (err) {
     if (err instanceof TargetCancelled) return undefined;
     void showError(`Hotpath: ${errorMessage(err)}`);
@@ -31,13 +42,16 @@ export async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = 
 /** Profile, baseline, verify, script: pick the target, check NODE_ENV, run with progress. */
 async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach' | 'compare'>): Promise<void> {
   if (!(await requireTrust('Profiling'))) return;
-  const target = await targetFor(deps, kind);
-  if (!target) return;
+  const chosen = await targetFor(deps, kind);
+  if (!chosen) return;
+  const { target } = chosen;
   const settings = runSettings(vscode.Uri.file(target.cwd), target);
   const request: RunRequest = kind === 'baseline' || kind === 'verify'
     ? { kind, target, settings, baselineName: baselineNameFor(target) }
     : { kind, target, settings };
-  const result = await deps.controller.runWithProgress(request);
+  // Verify loads the baseline's request: no choosing there (a different path would compare two workloads).
+  const chooseRequest = kind === 'profile' || kind === 'baseline' ? requestPicker(deps.state, target) : undefined;
+  const result = await deps.controller.runWithProgress(request, { chooseRequest, note: chosen.note });
   if (result === undefined && kind === 'verify') await offerBaselineIfMissing(deps, target);
 }
 

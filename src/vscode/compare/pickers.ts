@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError } from '../notify';
 import { discoverRuntimes } from '../../core/runtimes/discover';
 import { parseVersionSpec } from '../../core/runtimes/version';
 import { recentCommits, repositoryRoot, workingTreeState } from '../../core/variants/git';
@@ -10,7 +11,7 @@ const toItems = (rows: PickRow[]): Item[] => rows.map((r) => ({ ...r }));
 /** A revision to compare the working tree with: recent commits, or one typed in. Undefined when cancelled. */
 export async function pickRevision(cwd: string): Promise<string | undefined> {
   if (!(await repositoryRoot(cwd))) {
-    void vscode.window.showErrorMessage(`Hotpath: ${cwd} is not in a git repository, so there is no revision to compare with. "Hotpath: Compare Node Versions…" compares runtimes instead.`);
+    void showError(`Hotpath: ${cwd} is not in a git repository, so there is no revision to compare with. "Hotpath: Compare Node Versions…" compares runtimes instead.`);
     return undefined;
   }
   const [commits, state] = await Promise.all([recentCommits(cwd, 30), workingTreeState(cwd)]);

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { joinCommandLine, splitCommandLine } from './commandLine';
 import { resolveTarget, targetToSettings, type TargetSettings, type TargetSpec } from './targetSpec';
-import { showInfo } from '../notify';
+import { labelText } from '../../shared/text';
+import { lastRequest, rememberRequest } from './requestPicker';
 
 const REMEMBERED = 'hotpath.target';
 const LAST_CHOICE = 'hotpath.lastTargetName';
@@ -28,7 +29,7 @@ function configuredTargets(folder: vscode.WorkspaceFolder): TargetSpec[] {
  * The target for a run: from `hotpath.targets` (one → used, several → picked), else the one remembered
  * for this workspace, else asked for once (start command, request path, method) and remembered.
  */
-export async function chooseTarget(state: vscode.Memento, options: { forceAsk?: boolean; http: boolean }): Promise<TargetSpec> {
+export async function chooseTarget(state: vscode.Memento, options: { forceAsk?: boolean; http: boolean; onAsked?: (spec: TargetSpec) => void }): Promise<TargetSpec> {
   const folder = currentFolder();
   const configured = configuredTargets(folder);
   if (!options.forceAsk && configured.length === 1) return configured[0];
@@ -46,10 +47,18 @@ export async function chooseTarget(state: vscode.Memento, options: { forceAsk?: 
   if (!options.forceAsk && remembered) {
     try { return resolveTarget(remembered, folder.uri.fsPath, 'remembered target'); } catch { /* ask again */ }
   }
-  const spec = await askForTarget(folder, options.http);
+  const spec = await askForTarget(folder, options.http, options.forceAsk ? state : undefined);
   await state.update(REMEMBERED, targetToSettings(spec, folder.uri.fsPath));
-  void showInfo(`Hotpath will use "${joinCommandLine(spec.command)}" for this workspace. "Hotpath: Choose Target…" changes it; the hotpath.targets setting keeps it in the repo.`);
+  options.onAsked?.(spec);
   return spec;
+}
+
+/**
+ * The note for the run's summary when the target was just chosen: what Hotpath remembers and how to
+ * change it (a notification of its own would stay stacked under the NODE_ENV question until the run ends).
+ */
+export function rememberedNote(spec: TargetSpec): string {
+  return `Hotpath remembers "${joinCommandLine(spec.command)}" for this workspace ("Hotpath: Choose Target…" changes it; the hotpath.targets setting keeps it in the repo).`;
 }
 
 interface CommandItem extends vscode.QuickPickItem { command?: string[] }
@@ -79,7 +88,7 @@ function openFileCommand(folder: string): CommandItem[] {
   return [];
 }
 
-async function askForTarget(folder: vscode.WorkspaceFolder, http: boolean): Promise<TargetSpec> {
+async function askForTarget(folder: vscode.WorkspaceFolder, http: boolean, state: vscode.Memento | undefined): Promise<TargetSpec> {
   const items: CommandItem[] = [...packageScripts(folder.uri.fsPath), ...openFileCommand(folder.uri.fsPath), { label: '$(edit) Enter a command…', alwaysShow: true }];
   const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: how do you start the app?', placeHolder: 'A package.json script, the open file, or any command', matchOnDetail: true });
   if (!pick) throw new TargetCancelled();
@@ -87,20 +96,41 @@ async function askForTarget(folder: vscode.WorkspaceFolder, http: boolean): Prom
   if (!command) {
     const line = await vscode.window.showInputBox({
       title: 'Hotpath: start command', prompt: 'Run from the workspace folder, without a shell. Example: node server.js', value: 'node ',
+      // The cursor after "node ": typing adds the script instead of replacing the whole pre-filled text.
+      valueSelection: [5, 5],
       validateInput: (v) => { try { return splitCommandLine(v).length ? undefined : 'Enter a command.'; } catch (e) { return (e as Error).message; } },
     });
     if (!line) throw new TargetCancelled();
     command = splitCommandLine(line);
   }
   const spec: TargetSpec = { name: joinCommandLine(command), command, cwd: folder.uri.fsPath, env: {} };
-  if (!http) return spec;
+  // The request path is asked once the app runs, with the paths it prints and the routes it registers
+  // (requestPicker.ts). "Choose Target…" may pin one now, the last one used first.
+  if (http && state) await askForRequest(state, spec);
+  return spec;
+}
+
+interface RequestPickItem extends vscode.QuickPickItem { path?: string; method?: string; enter?: boolean }
+
+/** Writes the answer to the target's remembered request (requestPicker.ts), which the next runs use. */
+async function askForRequest(state: vscode.Memento, spec: TargetSpec): Promise<void> {
+  const last = lastRequest(state, spec.name);
+  const items: RequestPickItem[] = [
+    ...(last ? [{ label: labelText(`${last.method ?? 'GET'} ${last.path}`), description: 'used last time', path: last.path, method: last.method ?? 'GET' }] : []),
+    { label: '$(play) Choose when the app runs', description: 'offers the paths it prints at startup and the routes it registers' },
+    { label: '$(edit) Enter a path…', enter: true },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: which request should the load send?', placeHolder: 'Keep the last one, choose from what the app announces when it runs, or enter one' });
+  if (!pick) throw new TargetCancelled();
+  if (pick.path) return;
+  if (!pick.enter) { await rememberRequest(state, spec.name, undefined); return; }
   const reqPath = await vscode.window.showInputBox({
-    title: 'Hotpath: request path to load', value: vscode.workspace.getConfiguration('hotpath.load', folder.uri).get<string>('path') ?? '/',
+    title: 'Hotpath: request path to load', value: '/', valueSelection: [1, 1],
     prompt: 'autocannon sends requests to http://127.0.0.1:<the port the app listens on><path>',
-    validateInput: (v) => (v.startsWith('/') ? undefined : 'The path starts with /, e.g. /api/products'),
+    validateInput: (v) => (v.startsWith('/') && !/\s/.test(v) ? undefined : 'The path starts with / and has no spaces, e.g. /api/products'),
   });
   if (reqPath === undefined) throw new TargetCancelled();
   const method = await vscode.window.showQuickPick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { title: 'Hotpath: HTTP method' });
   if (!method) throw new TargetCancelled();
-  return { ...spec, path: reqPath, method };
+  await rememberRequest(state, spec.name, { path: reqPath, method });
 }

@@ -39,11 +39,11 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
  * After a run: the editor shows its result (annotations, status bar, flamegraph) and a one-line summary
  * with the next useful actions. `notify` is false for the debug adapter, which prints to its console.
  */
-export async function applyResult(ctx: ApplyContext, result: RunResult, options: { notify: boolean }): Promise<string> {
+export async function applyResult(ctx: ApplyContext, result: RunResult, options: { notify: boolean; note?: string }): Promise<string> {
   logWarnings(ctx.log, result.warnings);
   const toFix = checksOf(result).filter((c) => c.status === 'warn').length;
   const checkNote = toFix ? ` ${toFix} production-parity check${toFix > 1 ? 's' : ''} to look at (Hotpath view).` : '';
-  const warningNote = checkNote + (result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0]).join('; ')}.` : '');
+  const warningNote = checkNote + (result.warnings.length ? ` ${result.warnings.length} warning${result.warnings.length > 1 ? 's' : ''}: ${result.warnings.map((w) => w.message.split('. ')[0].replace(/\.$/, '')).join('; ')}.` : '') + (options.note ? ` ${options.note}` : '');
   ctx.session.historyDidChange();
   switch (result.kind) {
     case 'profile':
@@ -55,7 +55,7 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       const where = top
         ? `${top.function} takes ${detail ? `${top.ownPct.toFixed(1)}% own (${detail})` : `${top.selfPct.toFixed(1)}% self time`} (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})`
         : 'no samples in JavaScript';
-      const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s` : '';
+      const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s of ${result.loadOptions.method} ${result.loadOptions.url ?? result.loadOptions.path}` : '';
       const summary = `Profile saved: ${where}${load}.${warningNote}`;
       if (options.notify) void offerProfileActions(summary, top);
       return summary;

@@ -4,11 +4,21 @@ import { showWarning } from '../notify';
 
 const DISMISSED = 'hotpath.nodeEnvDismissed';
 
+/**
+ * Short enough that all three fit a notification (450 px) untruncated; the message says whom
+ * "Don't Ask Again" is for.
+ */
 export const NODE_ENV_ACTIONS = {
-  production: 'Run with NODE_ENV=production',
-  anyway: 'Run Anyway',
-  never: "Don't Ask for This Target",
+  production: 'Use NODE_ENV=production',
+  anyway: 'Run as Is',
+  never: "Don't Ask Again",
 } as const;
+
+/** The question: what is unset, what that does to a profile, and what each button does. */
+export function nodeEnvQuestion(targetName: string, nodeEnv: string | undefined): string {
+  const seen = nodeEnv === undefined ? 'without NODE_ENV' : `with NODE_ENV=${nodeEnv}`;
+  return `Hotpath: "${targetName}" would run ${seen}, in development mode: frameworks skip caches and add checks that production does not, and the profile would rank that work. ("Don't Ask Again" is for this target.)`;
+}
 
 /**
  * Before a run: frameworks (Express, React SSR, template engines) skip caches and add checks unless
@@ -22,11 +32,7 @@ export async function confirmNodeEnv(target: TargetSpec, state: vscode.Memento):
   if (nodeEnv === 'production') return target;
   const dismissed = state.get<string[]>(DISMISSED) ?? [];
   if (dismissed.includes(target.name)) return target;
-  const seen = nodeEnv === undefined ? 'is not set' : `is '${nodeEnv}'`;
-  const choice = await showWarning(
-    `Hotpath: NODE_ENV ${seen} for "${target.name}", so the app runs in development mode: frameworks skip caches and add checks that production does not, and the profile will rank that work. Run with NODE_ENV=production?`,
-    NODE_ENV_ACTIONS.production, NODE_ENV_ACTIONS.anyway, NODE_ENV_ACTIONS.never,
-  );
+  const choice = await showWarning(nodeEnvQuestion(target.name, nodeEnv), NODE_ENV_ACTIONS.production, NODE_ENV_ACTIONS.anyway, NODE_ENV_ACTIONS.never);
   switch (choice) {
     case NODE_ENV_ACTIONS.production: return { ...target, env: { ...target.env, NODE_ENV: 'production' } };
     case NODE_ENV_ACTIONS.anyway: return target;

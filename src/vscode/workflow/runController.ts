@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage, ErrorCode, isHotpathError } from '../../core/common/errors';
 import { CancellationTokenSource, type CancellationToken } from '../../core/common/cancellation';
 import type { ProgressSink, WorkflowProgress } from '../../core/workflow/progress';
+import type { RequestChooser } from '../../core/workflow/requestPath';
 import { coreLogger } from '../log';
 import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
@@ -11,6 +12,12 @@ import { checksBeforeRun } from '../../core/workflow/preflight';
 import { progressText, showError, showInfo } from '../notify';
 
 export class RunBusyError extends Error {}
+
+/** What a command adds to a run: who answers the request-path question, and a note for the summary. */
+export interface RunOptions {
+  chooseRequest?: RequestChooser;
+  note?: string;
+}
 
 /**
  * Runs workflows for the editor: one at a time, with the status bar following the run, and the result
@@ -28,7 +35,7 @@ export class RunController implements vscode.Disposable {
   private get session(): HotpathSession { return this.ctx.session; }
 
   /** Runs without UI of its own; throws on failure and cancellation (HotpathError CANCELLED). */
-  async execute(request: RunRequest, options: { token: CancellationToken; onProgress?: ProgressSink; notify: boolean }): Promise<{ result: RunResult; summary: string }> {
+  async execute(request: RunRequest, options: RunOptions & { token: CancellationToken; onProgress?: ProgressSink; notify: boolean }): Promise<{ result: RunResult; summary: string }> {
     const title = RUN_TITLES[request.kind];
     if (!this.session.tryStartRun(title)) {
       throw new RunBusyError(`Hotpath is already running "${this.session.busy}". Wait for it to finish or cancel it: runs share this machine's cores, so two at once would measure each other.`);
@@ -46,6 +53,7 @@ export class RunController implements vscode.Disposable {
       const result = await executeRun(request, {
         token: source.token,
         logger: coreLogger(log),
+        ...(options.chooseRequest ? { chooseRequest: options.chooseRequest } : {}),
         onProgress: (p: WorkflowProgress) => {
           this.session.setStatus({ kind: 'running', title, stage: p.stage, requestsPerSecond: p.requestsPerSecond, interval: p.interval });
           options.onProgress?.(p);
@@ -56,7 +64,7 @@ export class RunController implements vscode.Disposable {
         this.session.setChecks({ phase: 'after', title, list: after });
         for (const c of after) if (c.status === 'warn') log.warn(`Check after the run — ${c.title}: ${c.observed}${c.advice ? `. ${c.advice}` : ''}`);
       }
-      const summary = await applyResult(this.ctx, result, { notify: options.notify });
+      const summary = await applyResult(this.ctx, result, { notify: options.notify, note: options.note });
       log.info(summary);
       return { result, summary };
     } catch (err) {
@@ -85,14 +93,14 @@ export class RunController implements vscode.Disposable {
   }
 
   /** The command palette path: progress notification with Cancel, errors as notifications. */
-  async runWithProgress(request: RunRequest): Promise<RunResult | undefined> {
+  async runWithProgress(request: RunRequest, extras: RunOptions = {}): Promise<RunResult | undefined> {
     const title = `Hotpath: ${RUN_TITLES[request.kind]}`;
     this.lastError = undefined;
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(title), cancellable: true }, async (progress, token) => {
         let done = 0;
         const { result } = await this.execute(request, {
-          token, notify: true,
+          ...extras, token, notify: true,
           onProgress: (p) => {
             const fraction = p.fraction ?? done;
             const increment = Math.max(0, fraction - done) * 100;

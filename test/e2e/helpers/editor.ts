@@ -7,7 +7,13 @@ import type { Page } from 'playwright-core';
 /** A hot-line label: `4.2% · 61 ms` (self), `84.1% total · 0.1% self` (a line whose calls carry its time). */
 export const LABEL = /^\s*\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · (\d+(\.\d+)?|<0\.1)% self)/;
 
-export interface LensAt { lens: string; line: string; index: number }
+export interface LensAt {
+  lens: string;
+  line: string;
+  index: number;
+  /** The row carries a hot line's label (a line too long for it at its end), marked by the arrow-small-down icon. */
+  lineLabel: boolean;
+}
 
 /**
  * Each CodeLens in view in the visible editors, with the text of the line it stands above and its
@@ -16,7 +22,7 @@ export interface LensAt { lens: string; line: string; index: number }
 export function lensesWithLines(page: Page): Promise<LensAt[]> {
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
   return page.evaluate(() => {
-    const out: { lens: string; line: string; index: number }[] = [];
+    const out: { lens: string; line: string; index: number; lineLabel: boolean }[] = [];
     const all = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const view = editor.getBoundingClientRect();
@@ -33,35 +39,81 @@ export function lensesWithLines(page: Page): Promise<LensAt[]> {
         const below = lines.filter((l) => l.top >= r.bottom - 2 && l.top <= r.bottom + 8).sort((a, b) => a.top - b.top)[0];
         const overText = lines.some((l) => l.top < r.bottom - 2 && l.bottom > r.top + 2);
         if (!below || overText) continue;
-        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below.text, index: all.indexOf(lens) });
+        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below.text, index: all.indexOf(lens), lineLabel: lens.querySelector('.codicon-arrow-small-down') !== null });
       }
     }
     return out;
   });
 }
 
-export interface HotLine { text: string; after: string; x: number; y: number }
+export interface HotLine { text: string; after: string; x: number; y: number; where: 'after' | 'above' }
 
 /**
- * Visible editor lines that carry a hot-line after-text ("4.2% · 61 ms"), with a point on their
- * code to hover. VS Code draws `after.contentText` as the CSS `::after` content of an empty span
- * in the line (class `ced-…`), so the text is read from the computed style, as drawn.
+ * Visible editor lines that carry a hot-line label ("4.2% · 61 ms"), with a point on their code to
+ * hover. The label is after the line — VS Code draws `after.contentText` as the CSS `::after` content of
+ * an empty span in the line (class `ced-…`), read from the computed style, as drawn — or, for a line too
+ * long for it, in the CodeLens row above the line, marked by the arrow-small-down icon.
  */
 export function hotLines(page: Page): Promise<HotLine[]> {
+  // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
   return page.evaluate(() => {
-    const out: { text: string; after: string; x: number; y: number }[] = [];
-    for (const line of document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')) {
-      const after = [...line.querySelectorAll('span[class*="ced-"]')]
-        .map((el) => getComputedStyle(el, '::after').content)
-        .filter((c) => c && c !== 'none' && c !== 'normal')
-        .map((c) => c.replace(/^"|"$/g, ''))
-        .join(' ');
-      if (!/\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · )/.test(after)) continue;
-      const token = [...line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
-      const r = (token ?? line).getBoundingClientRect();
-      out.push({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2 });
+    const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
+    const labelled = /\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · )/;
+    for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
+      const viewLines = [...editor.querySelectorAll('.view-lines .view-line')];
+      const found: { line: Element; after: string; where: 'after' | 'above' }[] = [];
+      for (const line of viewLines) {
+        const after = [...line.querySelectorAll('span[class*="ced-"]')]
+          .map((el) => getComputedStyle(el, '::after').content)
+          .filter((c) => c && c !== 'none' && c !== 'normal')
+          .map((c) => c.replace(/^"|"$/g, ''))
+          .join(' ');
+        if (labelled.test(after)) found.push({ line, after, where: 'after' });
+      }
+      for (const icon of editor.querySelectorAll('.codelens-decoration .codicon-arrow-small-down')) {
+        const link = icon.closest('a') ?? icon.parentElement!;
+        const r = link.getBoundingClientRect();
+        if (!r.height) continue;
+        const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
+        if (below) found.push({ line: below.l, after: (link.textContent ?? '').replace(/\u00a0/g, ' ').trim(), where: 'above' });
+      }
+      for (const f of found) {
+        const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
+        const r = (token ?? f.line).getBoundingClientRect();
+        out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
+      }
     }
     return out;
   });
 }
 
+export interface DrawnLabel { line: string; labels: string[]; left: number; right: number }
+export interface EditorBounds { contentLeft: number; contentRight: number; minimapLeft: number | null }
+
+/**
+ * Every after-line text of the visible editor as drawn, per line (all of them, Hotpath's and any other),
+ * with the horizontal extent of the line's last label, and where the editor's text area ends (the
+ * minimap's left edge, when there is a minimap). To tell whether a label is readable: inside the text
+ * area and not under the minimap.
+ */
+export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: DrawnLabel[] }> {
+  return page.evaluate(() => {
+    const editor = document.querySelector('.editor-instance .monaco-editor')!;
+    const scrollable = editor.querySelector('.monaco-scrollable-element.editor-scrollable')!.getBoundingClientRect();
+    const minimap = editor.querySelector('.minimap');
+    const minimapRect = minimap ? minimap.getBoundingClientRect() : null;
+    const lines: { line: string; labels: string[]; left: number; right: number }[] = [];
+    for (const line of editor.querySelectorAll('.view-lines .view-line')) {
+      const spans = [...line.querySelectorAll('span[class*="ced-"]')]
+        .map((el) => ({ el, content: getComputedStyle(el, '::after').content }))
+        .filter((x) => x.content && x.content !== 'none' && x.content !== 'normal');
+      if (!spans.length) continue;
+      const last = spans[spans.length - 1].el.getBoundingClientRect();
+      lines.push({ line: (line.textContent ?? '').replace(/\u00a0/g, ' '), labels: spans.map((x) => x.content.replace(/^"|"$/g, '')), left: last.left, right: last.right });
+    }
+    return {
+      bounds: { contentLeft: scrollable.left, contentRight: scrollable.right, minimapLeft: minimapRect && minimapRect.width > 0 ? minimapRect.left : null },
+      lines,
+    };
+  });
+}

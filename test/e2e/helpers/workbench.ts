@@ -140,7 +140,7 @@ export function progressToast(page: Page, title: string): Locator {
 /** The NODE_ENV preflight warning (not any other toast that mentions NODE_ENV). */
 export function nodeEnvWarning(page: Page): Locator {
   return page.locator('.notifications-toasts .notification-toast', { hasText: 'NODE_ENV' })
-    .filter({ has: page.locator('.monaco-button', { hasText: 'Run Anyway' }) }).first();
+    .filter({ has: page.locator('.monaco-button', { hasText: 'Run as Is' }) }).first();
 }
 
 /** A button of a notification toast. */

@@ -12,6 +12,7 @@ import { Lexer, type Token } from 'marked';
 import { labelText, notificationText } from '../../../src/shared/text';
 import { codeLensText, deoptHover, deoptLabel, functionHover, lineHover, v8FunctionMarkdown } from '../../../src/vscode/annotations/format';
 import { renderStatus } from '../../../src/vscode/status/render';
+import { compareRuns } from '../../../src/core/stats/compare';
 import { safeLog } from '../../../src/vscode/safeLog';
 import { HOSTILE_NAMES, RAW_CONTROL } from '../../hostileText';
 
@@ -107,7 +108,8 @@ describe('VS Code surfaces with hostile profile text', () => {
     });
 
     it('verify: baseline names and warnings (app text) stay prose', () => {
-      const comparison = { requestsPerSecond: { baselineMean: 1, currentMean: 1, diffPct: 0, ciLowPct: -1, ciHighPct: 1, pValue: 0.5 }, p99Ms: { baselineMean: 1, currentMean: 1, diffPct: 0 }, verdict: 'no-significant-change', confidenceLevel: 0.95, method: 'Welch', n: { baseline: 3, current: 3 } };
+      const run = (r: number) => ({ requestsPerSecond: r, p99Ms: 10, p50Ms: 5, errors: 0, perSecond: [] });
+      const comparison = compareRuns([run(1000), run(1100), run(900)], [run(1010), run(900), run(1100)]);
       for (const name of HOSTILE_NAMES) {
         const r = renderStatus({ kind: 'verified', name, comparison: comparison as never, warnings: [name] });
         const links = tokensOf(r.tooltip).filter((t) => t.type === 'link').map((t) => (t as Token & { href: string }).href);
