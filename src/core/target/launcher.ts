@@ -55,6 +55,8 @@ export class LaunchedTarget {
   readonly onOutput = this.outputEmitter.event;
   readonly exited: Promise<ExitInfo>;
   exitInfo: ExitInfo | undefined;
+  /** When the command exited, ms since the epoch on this process's clock (see `spawnedAt`). */
+  exitedAt: number | undefined;
   private stopping: Promise<void> | undefined;
   private readonly emergency: Disposable;
 
@@ -63,9 +65,11 @@ export class LaunchedTarget {
     readonly reader: ReportReader,
     private readonly reportDir: string,
     readonly commandLine: string,
+    /** Right before the process was spawned, ms since the epoch (performance.timeOrigin + performance.now()): startup timing starts here. */
+    readonly spawnedAt = performance.timeOrigin + performance.now(),
   ) {
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => { this.exitInfo = { code, signal }; resolve(this.exitInfo); });
+      child.once('exit', (code, signal) => { this.exitedAt = performance.timeOrigin + performance.now(); this.exitInfo = { code, signal }; resolve(this.exitInfo); });
     });
     const onData = (chunk: Buffer) => { const text = chunk.toString('utf8'); this.output.push(text); this.outputEmitter.fire(text); };
     child.stdout?.on('data', onData);
@@ -139,6 +143,7 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
 
   const commandLine = spec.command.join(' ');
   logger.info(`Starting ${commandLine} in ${spec.cwd}`);
+  const spawnedAt = performance.timeOrigin + performance.now();
   const child = spawn(spec.command[0], spec.command.slice(1), { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const spawned = await new Promise<Error | undefined>((resolve) => {
     child.once('spawn', () => resolve(undefined));
@@ -152,7 +157,7 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
       : `${spawned.message}.`;
     throw new HotpathError(ErrorCode.TargetSpawnFailed, `Could not start \`${commandLine}\`: ${hint}`);
   }
-  const target = new LaunchedTarget(child, new ReportReader(reportFile), reportDir, commandLine);
+  const target = new LaunchedTarget(child, new ReportReader(reportFile), reportDir, commandLine, spawnedAt);
   if (token.isCancellationRequested) { await target.stop(); throw cancelledError(); }
   return target;
 }
