@@ -60,7 +60,8 @@ function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
   const table = new Table({ ...plain, head: ['#', 'Function', 'Location', 'Own', 'Self', 'Total', 'Own ms', 'Category', ...(tiers ? ['Tier'] : []), ...(threads ? ['Thread'] : [])] });
   for (const h of hotspots) {
     const category = text(h.category === 'dependency' && h.package ? `dep: ${h.package}` : h.category);
-    table.push([String(h.rank), name(h.function) + contextLine(h, cwd), location(h.file, h.line, cwd), pct(h.ownPct), pct(h.selfPct), pct(h.totalPct), int(h.ownMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [text(h.thread)] : [])]);
+    const original = h.sourceNotInstalled ? `\n   ↳ source map points at ${location(h.sourceNotInstalled.file, h.sourceNotInstalled.line, cwd)} (not installed)` : '';
+    table.push([String(h.rank), name(h.function) + contextLine(h, cwd) + original, location(h.file, h.line, cwd), pct(h.ownPct), pct(h.selfPct), pct(h.totalPct), int(h.ownMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [text(h.thread)] : [])]);
   }
   return table.toString();
 }

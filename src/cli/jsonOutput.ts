@@ -35,6 +35,7 @@ function hotspotJson(h: ThreadHotspot) {
     category: h.category, package: h.package ?? null, userCaller: h.userCaller ?? null, asyncContext: h.asyncContext,
     inlinedMs: round(h.inlinedMs), inlinedInto: h.inlinedInto, notPlacedMs: round(h.notPlacedMs), notPlacedReasons: h.notPlacedReasons,
     unplacedCalls: h.unplacedCalls.map((c) => ({ ...c, ms: round(c.ms), pct: round(c.pct) })),
+    sourceNotInstalled: h.sourceNotInstalled,
     thread: h.thread,
     ...(h.v8 ? { v8: v8Json(h.v8) } : {}),
   };

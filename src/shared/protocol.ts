@@ -28,12 +28,14 @@ export interface ViewState {
   hideGc: boolean;
   hideNode: boolean;
   justMyCode: boolean;
+  /** Fold each run of frames of one npm package into a single frame named after the package. */
+  byPackage: boolean;
   search: string;
   regex: boolean;
 }
 
 export const DEFAULT_VIEW_STATE: ViewState = {
-  view: 'flamegraph', icicle: false, color: 'heat', hideIdle: true, hideGc: false, hideNode: false, justMyCode: false, search: '', regex: false,
+  view: 'flamegraph', icicle: false, color: 'heat', hideIdle: true, hideGc: false, hideNode: false, justMyCode: false, byPackage: false, search: '', regex: false,
 };
 
 /** Host → webview. */

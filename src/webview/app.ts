@@ -6,7 +6,7 @@
 import { CATEGORY_LABELS } from '../shared/flame/categories';
 import { sandwich } from '../shared/flame/sandwich';
 import { deoptText, TIER_LABELS, tierName } from '../shared/flame/tiers';
-import { type FrameTree, filterTree } from '../shared/flame/tree';
+import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
 import { availableModes, colorMode, diffShares, type Measure, type PaintContext } from './colors';
 import { FlameData } from './data';
@@ -142,7 +142,7 @@ export class App {
     const summary = data.isDiff
       ? `before ${ms(data.payload.diff!.before.durationUs)} (${data.payload.diff!.before.title}) → after ${ms(meta.durationUs)}`
       : `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`;
-    const toggle = (key: 'icicle' | 'hideIdle' | 'hideGc' | 'hideNode' | 'justMyCode', label: string, title: string) => {
+    const toggle = (key: 'icicle' | 'hideIdle' | 'hideGc' | 'hideNode' | 'justMyCode' | 'byPackage', label: string, title: string) => {
       const box = h('input', { type: 'checkbox', id: `hp-${key}` });
       box.checked = this.state[key];
       box.addEventListener('change', () => this.set({ [key]: box.checked }, key === 'icicle' ? 'orientation' : 'filter'));
@@ -197,7 +197,8 @@ export class App {
         toggle('hideIdle', 'Hide idle', 'Hide (idle) and (program)'),
         toggle('hideGc', 'Hide GC', 'Hide (garbage collector)'),
         toggle('hideNode', 'Hide Node internals', 'Fold node: internals into their callers'),
-        toggle('justMyCode', 'Just my code', 'Fold everything but your code into its callers')),
+        toggle('justMyCode', 'Just my code', 'Fold everything but your code into its callers'),
+        ...(data.hasPackages ? [toggle('byPackage', 'By package', 'Fold each npm package\'s frames into one frame named after the package')] : [])),
       h('span', { class: 'hp-group', role: 'search' }, this.searchInput, regex, this.searchResult),
       hottest,
       reset,
@@ -260,14 +261,14 @@ export class App {
 
   private hiddenKey(): string {
     const s = this.state;
-    return `${+s.hideIdle}${+s.hideGc}${+s.hideNode}${+s.justMyCode}`;
+    return `${+s.hideIdle}${+s.hideGc}${+s.hideNode}${+s.justMyCode}${+(s.byPackage && this.data!.hasPackages)}`;
   }
 
   /** The aggregated tree under the current filters (cached per filter combination). */
   private currentTree(): FrameTree {
     const data = this.data!;
     const key = this.hiddenKey();
-    if (key === '0000') return data.base;
+    if (key === '00000') return data.base;
     if (this.filtered?.key !== key) {
       const s = this.state;
       const rootFunc = data.base.func[0];
@@ -276,14 +277,20 @@ export class App {
         const c = data.category(f);
         return (s.hideIdle && (c === 'idle' || c === 'program')) || (s.hideGc && c === 'gc') || (s.hideNode && c === 'node') || (s.justMyCode && c !== 'user');
       };
-      const { tree, mapTo } = filterTree(data.base, hidden);
+      let { tree, mapTo } = filterTree(data.base, hidden);
+      if (s.byPackage && data.hasPackages) {
+        // Packages fold after the filters, so a hidden Node internal between two package frames still joins them.
+        const folded = collapseTree(tree, (f) => (f < data.packageFunc.length ? data.packageFunc[f] : -1));
+        for (let i = 0; i < mapTo.length; i++) mapTo[i] = folded.mapTo[mapTo[i]];
+        tree = folded.tree;
+      }
       this.filtered = { key, tree, mapTo };
     }
     return this.filtered.tree;
   }
 
   private currentMapTo(): Int32Array | null {
-    return this.hiddenKey() === '0000' ? null : (this.currentTree(), this.filtered!.mapTo);
+    return this.hiddenKey() === '00000' ? null : (this.currentTree(), this.filtered!.mapTo);
   }
 
   private defaultSandwichFunc(): number {

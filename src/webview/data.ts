@@ -1,14 +1,56 @@
 /** The decoded payload with the lookups every view needs. */
-import { categoryName, type CategoryName } from '../shared/flame/categories';
-import type { FlamePayload, FlameTimeline } from '../shared/flame/payload';
+import { categoryName, CategoryCode, type CategoryName } from '../shared/flame/categories';
+import type { FlamePayload, FlameTimeline, FunctionTable } from '../shared/flame/payload';
 import { type FrameTree, treeFromPreorder } from '../shared/flame/tree';
+
+/**
+ * The payload's function table with one more function per npm package (named after the package), so
+ * the "by package" fold can draw a package as one frame with every view's usual lookups.
+ * `packageFunc[f]` is the package function of function f, or -1.
+ */
+function withPackageFunctions(payload: FlamePayload): { payload: FlamePayload; packageFunc: Int32Array } {
+  const fns = payload.functions;
+  const n = fns.count;
+  const packageFunc = new Int32Array(n).fill(-1);
+  const packages = new Map<number, number>(); // pkg string index → new function index
+  for (let f = 0; f < n; f++) {
+    const pkg = fns.pkg[f];
+    if (pkg < 0 || fns.category[f] !== CategoryCode.dependency) continue;
+    let g = packages.get(pkg);
+    if (g === undefined) packages.set(pkg, (g = n + packages.size));
+    packageFunc[f] = g;
+  }
+  if (packages.size === 0) return { payload, packageFunc };
+  const total = n + packages.size;
+  const grow = <T extends Int32Array | Uint8Array>(a: T, fill: number): T => {
+    const b = new (a.constructor as { new (length: number): T })(total);
+    b.set(a);
+    b.fill(fill as never, n);
+    return b;
+  };
+  const table: FunctionTable = {
+    count: total, name: grow(fns.name, -1), file: grow(fns.file, -1), line: grow(fns.line, 0), column: grow(fns.column, 0),
+    category: grow(fns.category, CategoryCode.dependency), pkg: grow(fns.pkg, -1), mapped: grow(fns.mapped, 0),
+    ...(fns.extras ? { extras: Object.fromEntries(Object.entries(fns.extras).map(([k, v]) => [k, v.length === n ? grow(v, 0) : v])) } : {}),
+  };
+  for (const [pkg, g] of packages) {
+    table.name[g] = pkg;
+    table.pkg[g] = pkg;
+  }
+  return { payload: { ...payload, functions: table }, packageFunc };
+}
 
 export class FlameData {
   readonly base: FrameTree;
   readonly timeline: FlameTimeline | undefined;
+  readonly payload: FlamePayload;
+  /** Per function of the original table: its package's function (see withPackageFunctions), or -1. */
+  readonly packageFunc: Int32Array;
   private searchTexts: string[] | undefined;
 
-  constructor(readonly payload: FlamePayload) {
+  constructor(original: FlamePayload) {
+    ({ payload: this.payload, packageFunc: this.packageFunc } = withPackageFunctions(original));
+    const payload = this.payload;
     const { frames, diff } = payload;
     const { tree, newIndex } = treeFromPreorder(frames.parent, frames.func, frames.selfUs, diff?.beforeSelfUs);
     this.base = tree;
@@ -60,6 +102,10 @@ export class FlameData {
       for (let f = 0; f < n; f++) this.searchTexts[f] = `${this.name(f)} ${this.location(f)}`;
     }
     return this.searchTexts[func];
+  }
+  /** True when the profile has code of at least one npm package (the "by package" fold has something to do). */
+  get hasPackages(): boolean {
+    return this.payload.functions.count > this.packageFunc.length;
   }
   get durationUs(): number {
     return this.payload.meta.durationUs;

@@ -241,4 +241,24 @@ describe('flamegraph views in Chromium', function () {
     await a.page.close();
     await b.page.close();
   });
+
+  it('by package: a package\'s frames fold into one frame named after it, with its total', async () => {
+    const profile = path.join(FIXTURES, 'deps.cpuprofile');
+    const report = path.join(tmp, 'deps.html');
+    assert.equal((await runCli(['report', '--html', report, profile])).code, 0);
+    const model = await loadProfile(profile, { sourceMaps: false });
+    const pkg = model.functions.find((f) => f.category === 'dependency' && f.package)!.package!;
+    const { page, errors } = await openReport(browser, report);
+    await page.check('#hp-byPackage');
+    const box = await waitBox(page, pkg);
+    const text = await hoverText(page, box);
+    assert.ok(text.includes(pkg), text);
+    const boxes = await drawnBoxes(page);
+    assert.ok(!boxes.some((b) => model.functions.some((f) => f.package === pkg && f.name && f.name === b.name)), 'no frame of the package is drawn on its own');
+    await screenshot(page, 'by-package');
+    await page.uncheck('#hp-byPackage');
+    await page.waitForFunction((n) => !(globalThis as any).__hotpath.boxes('main').some((b: any) => b.name === n), pkg);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });

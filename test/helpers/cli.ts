@@ -24,8 +24,13 @@ export interface CliOptions {
 
 /** Runs the built CLI as a user would, capturing everything. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return runCliOn(process.execPath, args, options);
+}
+
+/** The same with another Node binary running the CLI (the version-matrix tests). */
+export function runCliOn(node: string, args: string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -3,34 +3,16 @@
 // service compiled by tsc with source maps (V8 inlines the service), and a JS module inlined across
 // files (Express + Pug). The CLI runs on the version under test, and so does the app.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
+import { marker, ROOT, runCliOn, waitForNoProcesses } from '../helpers/cli';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 const APPS = path.join(ROOT, 'test', 'fixtures', 'npm-apps');
 /** Long enough for V8 to optimize (and inline) the hot code before the measured window. */
 const LOAD = ['--duration', '3', '--warmup', '2', '--connections', '4', '--env', 'NODE_ENV=production'];
-
-interface Run { code: number | null; stdout: string; stderr: string; json(): any }
-
-function runCliOn(node: string, args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [CLI, ...args], { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`CLI timed out: ${args.join(' ')}\n${stderr}`)); }, 120_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, json: () => { try { return JSON.parse(stdout); } catch { throw new Error(`not JSON (exit ${code}):\n${stdout}\n${stderr}`); } } });
-    });
-  });
-}
 
 const source = new Map<string, string[]>();
 function textOf(file: string, line: number): string {
@@ -79,7 +61,7 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
     async function profile(app: string, request: string, command: string[], extra: string[] = []): Promise<any> {
       const tag = marker();
       const dir = path.join(APPS, app);
-      const run = await runCliOn(node, ['profile', ...LOAD, ...extra, '--path', request, '--json', '--out', out, '--', node, ...command, tag], dir);
+      const run = await runCliOn(node, ['profile', ...LOAD, ...extra, '--path', request, '--json', '--out', out, '--', node, ...command, tag], { cwd: dir, timeoutMs: 120_000 });
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(await waitForNoProcesses(tag), [], 'no app process left behind');
       return run.json();

@@ -13,7 +13,9 @@ describe('hotpath profile (real app, real load, real inspector)', function () {
 
   it('names the known hot function as the top user-code hotspot, with file:line, and stops the app', async () => {
     const tag = marker();
-    const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
+    // FIB_N=25: the recursion costs far more than writing the response, so fibonacciHot leads by own
+    // cost too (at the default 20 the handler's res.end can take turns with it on a busy machine).
+    const run = await runCli(['profile', ...QUICK_LOAD, '--json', '--env', 'FIB_N=25', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
     assert.equal(run.code, 0, run.stderr);
     const doc = run.json();
     const top = doc.hotspots.find((h: any) => h.category === 'user');
@@ -34,10 +36,10 @@ describe('hotpath profile (real app, real load, real inspector)', function () {
 
   it('drops the NODE_ENV warning when the app runs in production, and prints a readable table', async () => {
     const tag = marker();
-    const run = await runCli(['profile', ...QUICK_LOAD, '--env', 'NODE_ENV=production', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
+    const run = await runCli(['profile', ...QUICK_LOAD, '--env', 'NODE_ENV=production', '--env', 'FIB_N=25', '--out', out, '--', 'node', path.join(APPS, 'hot-server.js'), tag]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Top user-code hotspot: fibonacciHot at test\/fixtures\/apps\/hot-server\.js:4/);
-    assert.match(run.stdout, /Hotspots \(by self time\)/);
+    assert.match(run.stdout, /Hotspots \(by own cost: self time plus/);
     assert.doesNotMatch(run.stdout, /NODE_ENV_NOT_PRODUCTION/);
     assert.deepEqual(await waitForNoProcesses(tag), []);
   });
@@ -92,8 +94,14 @@ describe('hotpath profile through tsx (TypeScript compiled in memory)', function
       // distanceSumHot (line 7) or, when V8 inlined it, the request handler (line 21): both are real .ts lines.
       assert.ok([7, 21].includes(top.line), `a .ts declaration line, got ${top.line}`);
       assert.ok(fs.existsSync(`${doc.profilePath}.sourcemaps.json`), 'the runtime source-map URLs are kept next to the profile');
-      // tsx puts the whole file on one generated line: per-line time cannot be placed, and we say so.
-      assert.ok(doc.lines.every((l: any) => !l.file.endsWith('server.ts')), JSON.stringify(doc.lines));
+      // tsx puts the whole file on one generated line: per-line self time cannot be placed, and we say so.
+      // A call-site line found by parsing server.ts (res.end(...) on line 22) carries only the callees' time.
+      const tsLines = doc.lines.filter((l: any) => l.file.endsWith('server.ts'));
+      assert.ok(tsLines.every((l: any) => l.selfMs === 0 && l.calls.length > 0), JSON.stringify(tsLines));
+      const source = fs.readFileSync(path.join(APPS, 'ts-server', 'server.ts'), 'utf8').split('\n');
+      for (const l of tsLines) {
+        for (const call of l.calls) assert.ok(source[l.line - 1].includes(`${call.function}(`), `line ${l.line} calls ${call.function}: ${source[l.line - 1]}`);
+      }
       assert.ok(doc.warnings.some((w: any) => w.code === 'LINES_NOT_MAPPABLE'));
       // `hotpath report` on the saved file maps it the same way, thanks to the sidecar.
       const report = (await runCli(['report', '--json', doc.profilePath])).json();

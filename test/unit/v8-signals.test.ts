@@ -67,7 +67,7 @@ describe('script positions', () => {
   it('counts lines like V8 (\\n, lone \\r, U+2028/9) and converts both ways', () => {
     const src = 'a\nbc\r\nd\re\u2028f';
     const starts = lineStarts(src);
-    assert.deepEqual(starts, [0, 2, 6, 8, 10]);
+    assert.deepEqual([...starts], [0, 2, 6, 8, 10]);
     assert.deepEqual(positionAt(starts, 7), { line: 3, column: 2 });
     assert.deepEqual(positionAt(starts, 0), { line: 1, column: 1 });
   });

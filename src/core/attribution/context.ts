@@ -39,7 +39,7 @@ export class AttributionContext {
   constructor(readonly model: ProfileModel, readonly scripts: Scripts, readonly v8: V8RawSignals | undefined) {
     this.functions = model.functions.map((info, f) => {
       const pos = displayPosition(info);
-      return { model: f, name: displayName(info), file: pos.file, line: pos.line, column: pos.column, url: info.url, category: info.category, package: info.package };
+      return { model: f, name: displayName(info), file: pos.file, line: pos.line, column: pos.column, url: info.url, category: info.category, package: info.package, ...(info.unavailableSource ? { sourceNotInstalled: info.unavailableSource } : {}) };
     });
     for (const r of v8?.functions ?? []) if (r.line > 0) this.v8ByKey.set(key(r.file, r.line, r.column), r);
   }

@@ -11,7 +11,7 @@ import type { Attribution, AttributedFunctionInfo, AttributedLine } from './type
 export function plainAttribution(model: ProfileModel): Attribution {
   const functions: AttributedFunctionInfo[] = model.functions.map((info, f) => {
     const pos = displayPosition(info);
-    return { model: f, name: displayName(info), file: pos.file, line: pos.line, column: pos.column, url: info.url, category: info.category, package: info.package };
+    return { model: f, name: displayName(info), file: pos.file, line: pos.line, column: pos.column, url: info.url, category: info.category, package: info.package, ...(info.unavailableSource ? { sourceNotInstalled: info.unavailableSource } : {}) };
   });
   const { lines } = model;
   const byLine = new Map<string, AttributedLine & { best: number }>();

@@ -61,6 +61,8 @@ export interface AttributedHotspot {
   notPlacedReasons: string[];
   /** Calls whose line could not be told (several candidates, or none found), with their time. */
   unplacedCalls: { function: string; ms: number; pct: number; candidateLines: number[] }[];
+  /** Where the package's source map puts the function, when that file is not installed (the position shown is the installed file's). */
+  sourceNotInstalled: { file: string; line: number } | null;
   /** Index into Attribution.functions (for front ends that need more). */
   id: number;
 }
@@ -186,6 +188,7 @@ export function rankAttributedHotspots(model: ProfileModel, attr: Attribution, l
       unplacedCalls: (attr.unplacedCalls.get(f) ?? []).slice(0, 5).map((c) => ({
         function: functionLabel(attr.functions[c.callee]), ms: ms(c.us), pct: pct(c.us), candidateLines: c.site.status === 'ambiguous' ? c.site.lines.map((l) => l.line) : [],
       })),
+      sourceNotInstalled: info.sourceNotInstalled ? { file: info.sourceNotInstalled.file, line: info.sourceNotInstalled.line } : null,
       id: f,
     };
   });

@@ -7,6 +7,9 @@
  */
 import { parse, type ParserPlugin } from '@babel/parser';
 import { findSourceMappingUrl } from '../profile/sourceMaps';
+import { lineOfOffset, lineStartsOf } from '../common/textLines';
+
+export { lineOfOffset, lineStartsOf };
 
 /** 1-based line, 0-based column (as Babel and source maps count). */
 export interface SourcePos {
@@ -136,25 +139,6 @@ function namePosNode(node: AstNode): AstNode {
   return n ?? node;
 }
 
-export function lineStartsOf(text: string): Int32Array {
-  const starts = [0];
-  // indexOf is native and fast; \r-only and U+2028/9 line ends are rare, so look for them only when present.
-  const rare = /[\r\u2028\u2029]/.test(text);
-  if (!rare) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    return Int32Array.from(starts);
-  }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (c === 0x2028 || c === 0x2029) starts.push(i + 1);
-  }
-  return Int32Array.from(starts);
-}
-
 function identityMap(lineStarts: Int32Array): PositionMap {
   return {
     offset: (o) => o,
@@ -163,18 +147,6 @@ function identityMap(lineStarts: Int32Array): PositionMap {
       return { line, column: o - lineStarts[line - 1] };
     },
   };
-}
-
-/** 1-based line of a text offset. */
-export function lineOfOffset(lineStarts: Int32Array, offset: number): number {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
 }
 
 /** Builds the index of one file's text. Never throws: an unparsable file gives an index with only the program. */

@@ -34,6 +34,8 @@ export interface AttributedFunctionInfo {
   url: string;
   category: Category;
   package: string | null;
+  /** Where a source map put the function when that file is not installed (shown as secondary). */
+  sourceNotInstalled?: { file: string; line: number; column: number };
 }
 
 /** A direct callee's share of a user function's own cost (non-user code it called), or inlined non-user code. */

@@ -327,7 +327,7 @@ function profileFunctionsOf(profile: RawCpuProfile | undefined): V8FunctionRef[]
 
 /** Last resort when the target is gone: CommonJS offsets are offsets into the file on disk (v8-signals §2.2). */
 class DiskSources {
-  private readonly starts = new Map<string, { lines: number[]; length: number } | null>();
+  private readonly starts = new Map<string, { lines: Int32Array; length: number } | null>();
 
   positionAt(file: string, offset: number): { line: number; column: number } | undefined {
     const path = normalizeFile(file);

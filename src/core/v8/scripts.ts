@@ -5,36 +5,21 @@
  */
 import type { CdpSession } from '../inspector/cdpClient';
 import { normalizeFile } from './raw';
+import { lineOfOffset, lineStartsOf } from '../common/textLines';
 
-/**
- * Offsets at which lines start, with V8's line terminators (String::CalculateLineEnds): \n, \r not
- * followed by \n, U+2028 and U+2029 — so line numbers match the profiler's.
- */
-export function lineStarts(source: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && source.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return starts;
-}
+/** Offsets at which lines start (V8's line terminators: textLines.ts). */
+export const lineStarts = lineStartsOf;
 
 /** 1-based line and column of a script offset. */
-export function positionAt(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo] + 1 };
+export function positionAt(starts: Int32Array, offset: number): { line: number; column: number } {
+  const line = lineOfOffset(starts, offset);
+  return { line, column: offset - starts[line - 1] + 1 };
 }
 
 export class ScriptTable {
   private readonly urls = new Map<string, string>();
   private readonly byFile = new Map<string, string[]>();
-  private readonly starts = new Map<string, { lines: number[]; length: number }>();
+  private readonly starts = new Map<string, { lines: Int32Array; length: number }>();
 
   private constructor(private readonly session: CdpSession) {}
 

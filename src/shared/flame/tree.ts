@@ -154,27 +154,51 @@ export function filterTree(tree: FrameTree, hidden: (func: number) => boolean): 
   let leavesOnly = true;
   for (let i = 1; i < n && leavesOnly; i++) if (tree.end[i] !== i + 1 && hidden(tree.func[i])) leavesOnly = false;
   if (leavesOnly) return dropLeaves(tree, hidden);
+  return remerge(tree, (f) => (hidden(f) ? -1 : f));
+}
+
+/**
+ * Fold runs of frames that belong to one group (an npm package) into one frame: a frame whose group's
+ * frame is its parent merges into that parent (its self time and children go there); the first frame
+ * of a run becomes the group's frame (`groupFunc(f)`, a function index standing for the group). Code
+ * the package calls back (the user's callbacks) stays a child of the package's frame. Returns the new
+ * tree and, per old frame, the new frame it maps to.
+ */
+export function collapseTree(tree: FrameTree, groupFunc: (func: number) => number): { tree: FrameTree; mapTo: Int32Array } {
+  return remerge(tree, (f, parentFunc) => {
+    const g = groupFunc(f);
+    return g < 0 ? f : g === parentFunc ? -1 : g;
+  });
+}
+
+/**
+ * The re-merge both transforms share: in pre-order, `functionOf(func, parentFunc)` gives the function
+ * a frame becomes (siblings with the same one merge), or -1 to fold the frame into its parent (its
+ * self time and children move up). The root stays.
+ */
+function remerge(tree: FrameTree, functionOf: (func: number, parentFunc: number) => number): { tree: FrameTree; mapTo: Int32Array } {
+  const n = tree.count;
   const mapTo = new Int32Array(n);
   const parent = new Int32Array(n);
   const func = new Int32Array(n);
   const self = new Float64Array(n);
   const extra = tree.extraUs ? new Float64Array(n) : undefined;
   const key = new Map<number, number>();
-  const funcSpan = maxFunc(tree) + 1;
+  let span = maxFunc(tree) + 1;
+  for (let i = 1; i < n; i++) span = Math.max(span, functionOf(tree.func[i], tree.func[i]) + 1);
   let m = 1;
   parent[0] = -1;
   func[0] = tree.func[0];
   self[0] = tree.selfUs[0];
   if (extra) extra[0] = tree.extraUs![0];
-  mapTo[0] = 0;
   for (let i = 1; i < n; i++) {
     const into = mapTo[tree.parent[i]];
-    const f = tree.func[i];
+    const f = functionOf(tree.func[i], func[into]);
     let target: number;
-    if (hidden(f)) {
+    if (f < 0) {
       target = into;
     } else {
-      const k = into * funcSpan + f;
+      const k = into * span + f;
       const found = key.get(k);
       if (found === undefined) {
         target = m++;

@@ -9,7 +9,7 @@ import {
   outermostFramesOf, sandwich, timelineSpans, type FrameTree,
 } from '../../../src/core/flame';
 import { CategoryCode } from '../../../src/shared/flame/categories';
-import { treeFromPreorder } from '../../../src/shared/flame/tree';
+import { collapseTree, treeFromPreorder } from '../../../src/shared/flame/tree';
 import { fixture, functionNamed } from '../profile/helpers';
 
 const load = (name: string) => loadProfile(fixture(name), { sourceMaps: false });
@@ -178,6 +178,41 @@ describe('flame: filters', () => {
       close(after, before, `${name} total kept`);
       close(funcSelfInTree(mine, f), after - outermostFramesOf(mine, f).reduce((a, x) => a + (mine.totalUs[x] - mine.selfUs[x]), 0), `${name} self`);
     }
+  });
+
+  it('by package: each run of one package\'s frames becomes one frame; totals and every other frame kept', async () => {
+    const model = await load('deps');
+    const { tree } = aggregate(model);
+    const packages = [...new Set(model.functions.map((f) => (f.category === 'dependency' ? f.package : null)).filter((p): p is string => !!p))];
+    assert.ok(packages.length >= 2, `the fixture uses packages: ${packages}`);
+    const base = model.functions.length;
+    const groupOf = (f: number) => {
+      const info = model.functions[f];
+      return f < base && info?.category === 'dependency' && info.package ? base + packages.indexOf(info.package) : -1;
+    };
+    const { tree: folded, mapTo } = collapseTree(tree, groupOf);
+    checkTree(folded, 'by package');
+    close(folded.totalUs[0], tree.totalUs[0], 'root total unchanged');
+    // No package frame has a parent frame of the same package, and no original package frame survives.
+    for (let i = 1; i < folded.count; i++) {
+      assert.ok(folded.func[i] < base || folded.func[folded.parent[i]] !== folded.func[i], 'a package frame never sits under itself');
+      assert.equal(groupOf(folded.func[i]), -1, 'package functions are replaced by their package');
+    }
+    // Each package's time, with the package anywhere on the stack, is what its folded frames total.
+    for (const [k, pkg] of packages.entries()) {
+      const g = base + k;
+      const frames = outermostFramesOf(folded, g);
+      assert.ok(frames.length > 0, `${pkg} has a frame`);
+      let before = 0;
+      for (let i = 1; i < tree.count; i++) {
+        if (groupOf(tree.func[i]) !== g) continue;
+        let outer = true;
+        for (let a = tree.parent[i]; a > 0; a = tree.parent[a]) if (groupOf(tree.func[a]) === g) { outer = false; break; }
+        if (outer) before += tree.totalUs[i];
+      }
+      close(frames.reduce((a, x) => a + folded.totalUs[x], 0), before, `${pkg} total`);
+    }
+    for (let i = 0; i < tree.count; i++) if (groupOf(tree.func[i]) < 0) assert.equal(folded.func[mapTo[i]], tree.func[i], 'other frames map to themselves');
   });
 });
 
