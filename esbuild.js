@@ -10,6 +10,8 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The preload runs inside the user's app (every node process of the target's tree): no dependencies, tiny.
   { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/hotpath-preload.js', sourcemap: false },
+  // `hotpath startup`'s preload: timing, the module-load tree or a fine-interval profile of each start.
+  { ...common, entryPoints: ['src/core/startup/preload.ts'], outfile: 'dist/hotpath-startup-preload.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {

@@ -12,6 +12,7 @@ export const USAGE = `Usage:
   hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
+  hotpath startup  [--runs N] [--warmup N] [--profile-runs N] [--until exit|listen] [--json] -- <command...>
 
 Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
@@ -29,8 +30,18 @@ Target options:
   --cwd DIR                 run the command in DIR (default: the current directory)
   --ready-timeout S         how long the app may take to listen (default 30)
 
+Startup (cold starts of a command: a CLI until it exits, a server until it listens):
+  --runs N                  timed starts (default: chosen from the measured variance, at least 10)
+  --warmup N                discarded starts first (default 2)
+  --profile-runs N          further starts profiled every --sampling-interval µs (default 100 µs) and
+                            merged into one profile (default 10; 0: none)
+  --until exit|listen       when startup is over (default: whichever comes first)
+  --no-modules              do not time module loads in the timed starts
+  --no-compile-cache        do not try Node's compile cache (tried when it is available and unused)
+  --timeout S               longest one start may take (default 60)
+
 Other options:
-  --sampling-interval US    CPU sampling interval in microseconds (default 1000)
+  --sampling-interval US    CPU sampling interval in microseconds (default 1000; startup: 100)
   --limit N                 hotspots and lines to show (default 15)
   --no-workers              do not profile worker threads
   --no-v8                   do not collect V8's signals (tier, deopts, inlining) in the profile run
@@ -53,10 +64,11 @@ const OPTIONS = {
   'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' }, 'no-v8': { type: 'boolean' }, 'no-attribution': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
-  timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
+  html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report';
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'startup';
 
 export interface CliArgs {
   attach?: AttachSpec;
@@ -84,6 +96,8 @@ export interface CliArgs {
   html?: string;
   /** report: `files` are [before, after]; the HTML is a differential flamegraph. */
   diff: boolean;
+  /** startup: its own options (see parseStartup). */
+  startup?: StartupArgs;
   json: boolean;
   verbose: boolean;
   help: boolean;
@@ -118,7 +132,7 @@ export function parseCli(argv: string[]): CliArgs {
   if (values.help || sub === undefined || sub === 'help') {
     return { help: true } as CliArgs;
   }
-  if (!['profile', 'baseline', 'verify', 'report'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify or report.`);
+  if (!['profile', 'baseline', 'verify', 'report', 'startup'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, report or startup.`);
   const subcommand = sub as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
@@ -131,6 +145,10 @@ export function parseCli(argv: string[]): CliArgs {
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
   if (subcommand !== 'report' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
+  for (const flag of ['profile-runs', 'until', 'no-modules', 'no-compile-cache'] as const) {
+    if (values[flag] !== undefined && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath startup\` only.`);
+  }
+  const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -160,7 +178,7 @@ export function parseCli(argv: string[]): CliArgs {
     subcommand, command, files, load, port: port ?? urlPort, env,
     cwd: path.resolve(values.cwd ?? process.cwd()),
     readyTimeoutMs: (positiveSeconds('--ready-timeout', values['ready-timeout']) ?? 30) * 1000,
-    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? 1000,
+    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? (subcommand === 'startup' ? 100 : 1000),
     limit: positiveInt('--limit', values.limit) ?? 15,
     workers: !values['no-workers'],
     v8: !values['no-v8'],
@@ -172,9 +190,36 @@ export function parseCli(argv: string[]): CliArgs {
     timeoutMs: values.timeout !== undefined ? positiveSeconds('--timeout', values.timeout)! * 1000 : undefined,
     html: values.html !== undefined ? path.resolve(values.html) : undefined,
     diff: Boolean(values.diff),
+    ...(startup ? { startup } : {}),
     json: Boolean(values.json),
     verbose: Boolean(values.verbose),
     help: false,
+  };
+}
+
+export interface StartupArgs {
+  warmup: number;
+  profileRuns: number;
+  until: 'auto' | 'exit' | 'listen';
+  modules: boolean;
+  compileCache: boolean;
+}
+
+function parseStartup(values: { warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean }): StartupArgs {
+  const count = (flag: string, raw: string | undefined, fallback: number) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw invalidOption(`${flag} takes a number of starts ≥ 0 (got '${raw}').`);
+    return n;
+  };
+  const until = values.until ?? 'auto';
+  if (!['auto', 'exit', 'listen'].includes(until)) throw invalidOption(`--until takes exit or listen (got '${until}').`);
+  return {
+    warmup: count('--warmup', values.warmup, 2),
+    profileRuns: count('--profile-runs', values['profile-runs'], 10),
+    until: until as StartupArgs['until'],
+    modules: !values['no-modules'],
+    compileCache: !values['no-compile-cache'],
   };
 }
 

@@ -4,9 +4,11 @@ import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
+import type { StartupResult } from '../core/workflow/startup';
+import type { ModuleRow } from '../core/startup/moduleTree';
 import type { V8FunctionSignals } from '../core/v8/types';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult;
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | StartupResult;
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -57,6 +59,47 @@ function packageJson(p: ThreadPackage) {
   return { package: p.package, selfMs: round(p.selfMs), selfPct: round(p.selfPct), totalMs: round(p.totalMs), totalPct: round(p.totalPct), thread: p.thread };
 }
 
+function moduleJson(m: ModuleRow) {
+  return {
+    module: m.module, package: m.package, file: m.file, requiredFrom: m.requiredFrom, selfMs: round(m.selfMs, 3), totalMs: round(m.totalMs, 3),
+    modules: m.modules, format: m.format, timing: m.timing, runs: m.runs, parent: m.parent,
+  };
+}
+
+/** `startup`: the acceptance shape first ({runs, warmup, meanMs, stddevMs, medianMs, minMs, maxMs, outliers[], modules[]}), then the rest. */
+function startupJson(r: StartupResult) {
+  const s = r.startup;
+  return {
+    runs: s.runs, warmup: s.warmup, meanMs: round(s.meanMs), stddevMs: round(s.stddevMs), medianMs: round(s.medianMs), minMs: round(s.minMs), maxMs: round(s.maxMs),
+    outliers: s.outliers.map((o) => ({ run: o.run, ms: round(o.ms), modifiedZ: round(o.modifiedZ) })),
+    modules: s.modules.map(moduleJson),
+    end: s.end,
+    meanHalfWidthPct: s.meanHalfWidthPct === null ? null : round(s.meanHalfWidthPct),
+    runsMs: s.runsMs.map((x) => round(x)),
+    phases: { launchMs: nullableRound(s.phases.launchMs), bootstrapMs: nullableRound(s.phases.bootstrapMs), appMs: nullableRound(s.phases.appMs) },
+    cpuMs: nullableRound(s.cpuMs),
+    packages: s.packages.map((p) => ({ ...p, selfMs: round(p.selfMs), totalMs: round(p.totalMs) })),
+    moduleHookMs: nullableRound(s.moduleHookMs, 3),
+    profileRuns: s.profileRuns,
+    samplingIntervalMicros: s.samplingIntervalMicros,
+    compileCache: s.compileCache ? { pairs: s.compileCache.pairs, withMs: round(s.compileCache.withMs), withoutMs: round(s.compileCache.withoutMs), comparison: comparisonJson(s.compileCache.comparison) } : null,
+  };
+}
+
+const nullableRound = (n: number | null, digits = 2) => (n === null ? null : round(n, digits));
+
+/** An interleaved comparison: `{verdict, pairs, metrics: {<name>: {ratio, ciLow, ciHigh, pValue, …}}}` (the shape `hotpath compare` uses). */
+export function comparisonJson(c: import('../core/workflow/abEngine').MetricComparisonSet) {
+  return {
+    verdict: c.verdict, pairs: c.n.a, method: c.method, correction: c.correction, confidenceLevel: c.confidenceLevel,
+    metrics: Object.fromEntries(Object.entries(c.metrics).map(([name, m]) => [name, {
+      ratio: round(m.ratio, 4), ciLow: m.ciLow === null ? null : round(m.ciLow, 4), ciHigh: m.ciHigh === null ? null : round(m.ciHigh, 4),
+      pValue: m.pValue === null ? null : Number(m.pValue.toPrecision(3)), significant: m.significant, change: m.change,
+      a: round(m.a.geomean, 4), b: round(m.b.geomean, 4), unit: m.unit,
+    }])),
+  };
+}
+
 /**
  * The one JSON document `--json` prints (schema documented in the README). Every command has the
  * same top-level keys, so scripts can read `warnings` or `hotspots` without caring which ran.
@@ -81,6 +124,8 @@ export function toJson(result: AnyResult): object {
       return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
     case 'verify':
       return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+    case 'startup':
+      return { ...base, target: result.target, load: null, startup: startupJson(result), advice: result.advice, profilePath: result.profilePath, profiles: result.profiles, ...analysis };
   }
 }
 

@@ -8,6 +8,8 @@ import { profileScript } from '../core/workflow/profileScript';
 import { profileAttached } from '../core/workflow/profileAttached';
 import { profileWithLoad } from '../core/workflow/profileWithLoad';
 import { reportProfile } from '../core/workflow/report';
+import { measureStartup } from '../core/workflow/startup';
+import { renderStartup } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
@@ -54,6 +56,14 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
     case 'verify':
       return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+    case 'startup': {
+      const s = args.startup!;
+      return measureStartup({
+        command: args.command, cwd: args.cwd, env: args.env, until: s.until, runs: args.runs, warmup: s.warmup, profileRuns: s.profileRuns,
+        samplingIntervalMicros: args.samplingIntervalMicros, modules: s.modules, tryCompileCache: s.compileCache, timeoutMs: args.timeoutMs,
+        outDir: args.out, name, limit: args.limit,
+      }, deps);
+    }
   }
 }
 
@@ -67,7 +77,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
     return args.diff ? writeDiffReport(args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
   }
-  if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
+  if ((result.kind === 'profile' || result.kind === 'script' || result.kind === 'startup') && result.profilePath && result.model) {
     try {
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
     } catch (err) {
@@ -83,6 +93,7 @@ function render(result: AnyResult, cwd: string): string {
     case 'report': return renderReport(result, cwd);
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result);
+    case 'startup': return renderStartup(result, cwd);
   }
 }
 
