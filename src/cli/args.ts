@@ -13,6 +13,7 @@ export const USAGE = `Usage:
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
   hotpath startup  [--runs N] [--warmup N] [--profile-runs N] [--until exit|listen] [--json] -- <command...>
+  hotpath bench    <file> [--runs N] [--tasks A,B] [--compare A,B | --against FILE2] [--save NAME | --baseline NAME] [--json]
 
 Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
@@ -40,6 +41,14 @@ Startup (cold starts of a command: a CLI until it exits, a server until it liste
   --no-compile-cache        do not try Node's compile cache (tried when it is available and unused)
   --timeout S               longest one start may take (default 60)
 
+Benchmarks (a tinybench file, or node:bench on Node 26.9+; run with the node running Hotpath):
+  --runs N                  fresh processes (default 5): the intervals are across them
+  --tasks A,B               only these tasks
+  --compare A,B             interleaved comparison of two tasks of the file (is B faster than A?)
+  --against FILE2           interleaved comparison with another file's tasks of the same names
+  --pairs N                 exactly N comparison pairs (default: 5 to 20, until the ratio is known to ±3%)
+  --save NAME | --baseline NAME   store this run as a baseline, or compare with a stored one
+
 Other options:
   --sampling-interval US    CPU sampling interval in microseconds (default 1000; startup: 100)
   --limit N                 hotspots and lines to show (default 15)
@@ -65,10 +74,11 @@ const OPTIONS = {
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
   timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
+  tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, pairs: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'startup';
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'startup' | 'bench';
 
 export interface CliArgs {
   attach?: AttachSpec;
@@ -98,6 +108,8 @@ export interface CliArgs {
   diff: boolean;
   /** startup: its own options (see parseStartup). */
   startup?: StartupArgs;
+  /** bench: its own options (see parseBench). */
+  bench?: BenchArgs;
   json: boolean;
   verbose: boolean;
   help: boolean;
@@ -132,23 +144,29 @@ export function parseCli(argv: string[]): CliArgs {
   if (values.help || sub === undefined || sub === 'help') {
     return { help: true } as CliArgs;
   }
-  if (!['profile', 'baseline', 'verify', 'report', 'startup'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, report or startup.`);
+  if (!['profile', 'baseline', 'verify', 'report', 'startup', 'bench'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, report, startup or bench.`);
   const subcommand = sub as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
   if (values.diff && (subcommand !== 'report' || values.html === undefined)) throw invalidOption('--diff works with `hotpath report --html OUT.html --diff BEFORE.cpuprofile AFTER.cpuprofile`.');
   if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two .cpuprofile files: the one before and the one after the change.');
   if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
-  if (subcommand !== 'report' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
+  if (subcommand === 'bench' && files.length !== 1) throw invalidOption('`hotpath bench` takes one benchmark file, e.g. `hotpath bench bench/parse.bench.mjs`.');
+  if (subcommand === 'bench' && command.length > 0) throw invalidOption('`hotpath bench FILE` runs the file with node itself: leave out the command after `--`.');
+  if (subcommand !== 'report' && subcommand !== 'bench' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
   const attach = values.attach !== undefined ? parseAttach(values.attach, positiveInt('--inspect-port', values['inspect-port'])) : undefined;
   if (attach && (subcommand !== 'profile' || values.script)) throw invalidOption('--attach works with `hotpath profile` (HTTP load) only.');
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
-  if (subcommand !== 'report' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
+  if (subcommand !== 'report' && subcommand !== 'bench' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
   for (const flag of ['profile-runs', 'until', 'no-modules', 'no-compile-cache'] as const) {
     if (values[flag] !== undefined && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath startup\` only.`);
   }
   const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
+  for (const flag of ['tasks', 'compare', 'against', 'pairs', 'save', 'baseline'] as const) {
+    if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);
+  }
+  const bench = subcommand === 'bench' ? parseBench(values) : undefined;
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -183,7 +201,7 @@ export function parseCli(argv: string[]): CliArgs {
     workers: !values['no-workers'],
     v8: !values['no-v8'],
     attribution: !values['no-attribution'],
-    runs: positiveInt('--runs', values.runs, 2),
+    runs: positiveInt('--runs', values.runs, subcommand === 'bench' ? 1 : 2),
     name: values.name,
     out: values.out ? path.resolve(values.out) : undefined,
     script: Boolean(values.script),
@@ -191,6 +209,7 @@ export function parseCli(argv: string[]): CliArgs {
     html: values.html !== undefined ? path.resolve(values.html) : undefined,
     diff: Boolean(values.diff),
     ...(startup ? { startup } : {}),
+    ...(bench ? { bench } : {}),
     json: Boolean(values.json),
     verbose: Boolean(values.verbose),
     help: false,
@@ -220,6 +239,33 @@ function parseStartup(values: { warmup?: string; 'profile-runs'?: string; until?
     until: until as StartupArgs['until'],
     modules: !values['no-modules'],
     compileCache: !values['no-compile-cache'],
+  };
+}
+
+export interface BenchArgs {
+  tasks?: string[];
+  compareTasks?: [string, string];
+  against?: string;
+  pairs?: number;
+  save?: string;
+  baseline?: string;
+}
+
+const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+function parseBench(values: { tasks?: string[]; compare?: string[]; against?: string; pairs?: string; save?: string; baseline?: string }): BenchArgs {
+  const compare = list(values.compare);
+  if (compare && compare.length !== 2) throw invalidOption(`--compare takes two task names, e.g. --compare slow,fast (got ${compare.length}).`);
+  if (compare && values.against !== undefined) throw invalidOption('Use --compare (two tasks of one file) or --against (another file), not both.');
+  if (values.save !== undefined && values.baseline !== undefined) throw invalidOption('Use --save NAME or --baseline NAME, not both.');
+  const pairs = positiveInt('--pairs', values.pairs, 2);
+  return {
+    ...(list(values.tasks)?.length ? { tasks: list(values.tasks) } : {}),
+    ...(compare ? { compareTasks: [compare[0], compare[1]] as [string, string] } : {}),
+    ...(values.against !== undefined ? { against: values.against } : {}),
+    ...(pairs !== undefined ? { pairs } : {}),
+    ...(values.save !== undefined ? { save: values.save } : {}),
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
   };
 }
 

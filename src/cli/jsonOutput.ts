@@ -6,14 +6,16 @@ import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
 import type { StartupResult } from '../core/workflow/startup';
 import type { ModuleRow } from '../core/startup/moduleTree';
+import type { BenchResult } from '../core/workflow/bench';
+import type { BenchTask } from '../core/bench/aggregate';
 import type { V8FunctionSignals } from '../core/v8/types';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | StartupResult;
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | StartupResult | BenchResult;
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** `hotspots[].v8`: tier, optimizations, deopts, inlining, and why not optimized / not inlined when known. */
-function v8Json(s: V8FunctionSignals) {
+export function v8Json(s: V8FunctionSignals) {
   return {
     tier: s.tier,
     optimizations: s.optimizations,
@@ -86,6 +88,27 @@ function startupJson(r: StartupResult) {
   };
 }
 
+const interval = (ci: { low: number; high: number } | null, digits = 2) => (ci ? { low: round(ci.low, digits), high: round(ci.high, digits) } : null);
+
+/** `bench.tasks[]`: the acceptance shape ({name, opsPerSec, rme, samples, meanNs, p99Ns, v8, warnings[]}), then intervals and per-process means. */
+function benchTaskJson(t: BenchTask) {
+  return {
+    name: t.name, opsPerSec: round(t.opsPerSec), rme: t.rme === null ? null : round(t.rme), samples: t.samples, meanNs: round(t.meanNs, 3), p99Ns: round(t.p99Ns, 3),
+    v8: t.v8 ? v8Json(t.v8) : null, warnings: t.warnings,
+    opsPerSecCi: interval(t.opsPerSecCi), meanNsCi: interval(t.meanNsCi, 3), p99NsCi: interval(t.p99NsCi, 3), runs: t.runs, runMeansNs: t.runMeansNs.map((x) => round(x, 3)),
+  };
+}
+
+function benchJson(r: BenchResult) {
+  return {
+    file: r.file, harness: r.harness, harnessVersion: r.harnessVersion, nodeVersion: r.nodeVersion, runs: r.runs,
+    tasks: r.tasks.map(benchTaskJson),
+    ...(r.against ? { against: { file: r.against.file, tasks: r.against.tasks.map(benchTaskJson) } } : {}),
+    ...(r.comparison ? { comparison: { kind: r.comparison.kind, a: r.comparison.a, b: r.comparison.b, summary: r.comparison.summary, ...comparisonJson(r.comparison), pairs: r.comparison.pairs } } : {}),
+    ...(r.baselinePath ? { baselinePath: r.baselinePath } : {}),
+  };
+}
+
 const nullableRound = (n: number | null, digits = 2) => (n === null ? null : round(n, digits));
 
 /** An interleaved comparison: `{verdict, pairs, metrics: {<name>: {ratio, ciLow, ciHigh, pValue, …}}}` (the shape `hotpath compare` uses). */
@@ -124,6 +147,8 @@ export function toJson(result: AnyResult): object {
       return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
     case 'verify':
       return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+    case 'bench':
+      return { version: 1, command: 'bench', warnings: result.warnings, bench: benchJson(result), ...(result.v8 ? { v8: result.v8 } : {}), hotspots: [], lines: [], packages: [] };
     case 'startup':
       return { ...base, target: result.target, load: null, startup: startupJson(result), advice: result.advice, profilePath: result.profilePath, profiles: result.profiles, ...analysis };
   }

@@ -9,6 +9,8 @@ import { profileAttached } from '../core/workflow/profileAttached';
 import { profileWithLoad } from '../core/workflow/profileWithLoad';
 import { reportProfile } from '../core/workflow/report';
 import { measureStartup } from '../core/workflow/startup';
+import { runBench } from '../core/workflow/bench';
+import { renderBench } from './benchOutput';
 import { renderStartup } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
@@ -21,6 +23,20 @@ import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
 import { runEmergencyStops } from '../core/common/emergency';
+
+/**
+ * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
+ * Node 26 deprecates with a warning on stderr at every connection (DEP0169). The URL is Hotpath's own,
+ * from a loopback inspector it checked: that one warning is not the user's business. Others still show.
+ */
+function quietOwnDeprecation(): void {
+  const emit = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const code = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { code?: string }).code : rest[1];
+    if (code === 'DEP0169') return;
+    return (emit as (...a: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning;
+}
 
 /** Longest a graceful stop (first Ctrl-C) may take before Hotpath stops everything at once. */
 const GRACEFUL_STOP_MS = 15_000;
@@ -64,6 +80,11 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
         outDir: args.out, name, limit: args.limit,
       }, deps);
     }
+    case 'bench': {
+      const b = args.bench!;
+      // The file runs on the node that runs Hotpath (`node $(which hotpath) bench …` picks another).
+      return runBench({ file: args.files[0], cwd: args.cwd, node: process.execPath, env: args.env, runs: args.runs, v8: args.v8, timeoutMs: args.timeoutMs, ...b }, deps);
+    }
   }
 }
 
@@ -94,10 +115,12 @@ function render(result: AnyResult, cwd: string): string {
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result);
     case 'startup': return renderStartup(result, cwd);
+    case 'bench': return renderBench(result, cwd);
   }
 }
 
 export async function main(argv: string[]): Promise<number> {
+  quietOwnDeprecation();
   let args: CliArgs;
   try {
     args = parseCli(argv);
@@ -143,7 +166,8 @@ export async function main(argv: string[]): Promise<number> {
     const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
-    return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+    const regression = (result.kind === 'verify' && result.comparison.verdict === 'slower') || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower');
+    return regression ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

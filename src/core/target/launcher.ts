@@ -39,7 +39,7 @@ export function defaultPreloadPath(): string {
   return found;
 }
 
-function quoteForNodeOptions(p: string): string {
+export function quoteForNodeOptions(p: string): string {
   return /[\s"\\]/.test(p) ? `"${p.replace(/(["\\])/g, '\\$1')}"` : p;
 }
 

@@ -15,6 +15,7 @@ import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
 import { mean, sampleVariance } from '../stats/descriptive';
+import { welchTTest } from '../stats/welch';
 import { formatSignedPct } from '../../shared/text/numbers';
 
 export type SideKey = 'a' | 'b';
@@ -62,7 +63,7 @@ export interface MetricResult {
 
 export interface MetricComparisonSet {
   verdict: Verdict;
-  design: 'paired';
+  design: 'paired' | 'independent';
   confidenceLevel: number;
   metricConfidenceLevel: number;
   correction: string;
@@ -162,6 +163,47 @@ export function analysePairs(specs: MetricSpecs, runs: readonly RunRecord[], alp
     correction: m === 1 ? `one verdict metric (${labels}): no correction needed` : `Bonferroni over ${m} verdict metrics (${labels}): each tested at α = ${Number(alphaEach.toFixed(4))}`,
     method: tested ? `Paired t-test on the log ratio of each interleaved pair (${complete.length} pairs, A B B A order), two-sided; ratio of geometric means` : `No test: needs at least 2 pairs (${complete.length}); ratio of geometric means only`,
     n: { a: complete.length, b: complete.length }, metrics, moved, tested,
+  };
+}
+
+/**
+ * Two independent samples per metric (a stored baseline's runs, then this run's): Welch's t-test on
+ * the logs, the same ratio scale and Bonferroni family as the paired design. Issue 11: stats/metrics.ts
+ * `compareMetricSamples(specs, samples, 'independent')`.
+ */
+export function compareIndependent(specs: MetricSpecs, samples: Record<string, { a: readonly number[]; b: readonly number[] }>, alpha = 0.05): MetricComparisonSet {
+  const names = Object.keys(specs).filter((n) => samples[n]?.a.length && samples[n]?.b.length && [...samples[n].a, ...samples[n].b].every((v) => v > 0));
+  const family = names.filter((n) => specs[n].inVerdict);
+  const m = Math.max(1, family.length);
+  const alphaEach = alpha / m;
+  const metrics: Record<string, MetricResult> = {};
+  let nA = 0;
+  let nB = 0;
+  for (const name of names) {
+    const spec = specs[name];
+    const { a, b } = samples[name];
+    nA = Math.max(nA, a.length);
+    nB = Math.max(nB, b.length);
+    const w = welchTTest(a.map(Math.log), b.map(Math.log), alphaEach);
+    const ratio = geomean(b) / geomean(a);
+    const pValue = w ? Math.min(1, w.pValue * m) : null;
+    const significant = pValue !== null && pValue < alpha;
+    metrics[name] = {
+      label: spec.label, unit: spec.unit, better: spec.better, inVerdict: spec.inVerdict, ratio,
+      ciLow: w ? Math.exp(w.ciLow) : null, ciHigh: w ? Math.exp(w.ciHigh) : null, pValue, halfWidthPct: w ? (Math.exp(w.tCritical * w.se) - 1) * 100 : null, significant,
+      change: !significant ? 'none' : (ratio > 1) === (spec.better === 'higher') ? 'better' : 'worse',
+      a: { geomean: geomean(a), n: a.length }, b: { geomean: geomean(b), n: b.length },
+    };
+  }
+  const tested = nA >= 2 && nB >= 2;
+  const moved = tested ? family.filter((n) => metrics[n].significant) : [];
+  const verdict: Verdict = moved.some((n) => metrics[n].change === 'worse') ? 'slower' : moved.length ? 'faster' : 'no-significant-change';
+  const labels = family.map((n) => specs[n].label).join(', ');
+  return {
+    verdict, design: 'independent', confidenceLevel: 1 - alpha, metricConfidenceLevel: 1 - alphaEach,
+    correction: m === 1 ? `one verdict metric (${labels}): no correction needed` : `Bonferroni over ${m} verdict metrics (${labels}): each tested at α = ${Number(alphaEach.toFixed(4))}`,
+    method: tested ? `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means` : `No test: needs at least 2 runs on each side (${nA} vs ${nB}); ratio of geometric means only`,
+    n: { a: nA, b: nB }, metrics, moved, tested,
   };
 }
 
