@@ -40,6 +40,12 @@ Startup (cold starts of a command: a CLI until it exits, a server until it liste
   --no-modules              do not time module loads in the timed starts
   --no-compile-cache        do not try Node's compile cache (tried when it is available and unused)
   --timeout S               longest one start may take (default 60)
+  --node A --node B         compare the start on two Node runtimes (versions found on this machine, or
+                            paths of node binaries): interleaved cold starts, paired ratio statistics
+  --base REV                compare the start at git revision REV (a temporary worktree) with the working tree
+  --bisect-node A,B,C…      the first Node version (oldest first) whose start is slower than the first one's
+  --bisect-rev R1,R2,R3…    the first git revision (oldest first) whose start is slower than the first one's
+  --pairs N                 exactly N pairs per comparison (default: 5 to 30, until the ratio is known to ±3%)
 
 Benchmarks (a tinybench file, or node:bench on Node 26.9+; run with the node running Hotpath):
   --runs N                  fresh processes (default 5): the intervals are across them
@@ -74,6 +80,7 @@ const OPTIONS = {
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
   timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
+  node: { type: 'string', multiple: true }, base: { type: 'string' }, 'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' },
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, pairs: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
@@ -159,11 +166,12 @@ export function parseCli(argv: string[]): CliArgs {
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
   if (subcommand !== 'report' && subcommand !== 'bench' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile') throw invalidOption('--script works with `hotpath profile` only.');
-  for (const flag of ['profile-runs', 'until', 'no-modules', 'no-compile-cache'] as const) {
+  for (const flag of ['profile-runs', 'until', 'no-modules', 'no-compile-cache', 'node', 'base', 'bisect-node', 'bisect-rev'] as const) {
     if (values[flag] !== undefined && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath startup\` only.`);
   }
   const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
-  for (const flag of ['tasks', 'compare', 'against', 'pairs', 'save', 'baseline'] as const) {
+  if (values.pairs !== undefined && subcommand !== 'bench' && !(subcommand === 'startup' && startup?.variants)) throw invalidOption('--pairs works with `hotpath bench --compare/--against` and `hotpath startup --node/--base/--bisect-*`.');
+  for (const flag of ['tasks', 'compare', 'against', 'save', 'baseline'] as const) {
     if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);
   }
   const bench = subcommand === 'bench' ? parseBench(values) : undefined;
@@ -217,6 +225,8 @@ export function parseCli(argv: string[]): CliArgs {
 }
 
 export interface StartupArgs {
+  /** Comparing or bisecting variants instead of measuring one start. */
+  variants?: { nodes?: string[]; base?: string; revisions?: string[]; bisect: boolean; pairs?: number };
   warmup: number;
   profileRuns: number;
   until: 'auto' | 'exit' | 'listen';
@@ -224,7 +234,19 @@ export interface StartupArgs {
   compileCache: boolean;
 }
 
-function parseStartup(values: { warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean }): StartupArgs {
+function parseStartup(values: { pairs?: string; warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean; node?: string[]; base?: string; 'bisect-node'?: string; 'bisect-rev'?: string }): StartupArgs {
+  const split = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+  const chosen = [values.node?.length ? '--node' : '', values.base !== undefined ? '--base' : '', values['bisect-node'] ? '--bisect-node' : '', values['bisect-rev'] ? '--bisect-rev' : ''].filter(Boolean);
+  if (chosen.length > 1) throw invalidOption(`Use one of ${chosen.join(', ')} at a time.`);
+  if (values.node && values.node.length !== 2) throw invalidOption(`--node compares two runtimes: give it twice, e.g. --node 22 --node 24 (got ${values.node.length}).`);
+  const bisectList = split(values['bisect-node']) ?? split(values['bisect-rev']);
+  if (bisectList && bisectList.length < 2) throw invalidOption('--bisect-node / --bisect-rev take at least two comma-separated variants, oldest first.');
+  const pairs = positiveInt('--pairs', values.pairs, 2);
+  const chosenVariants = values.node ? { nodes: values.node, bisect: false }
+    : values.base !== undefined ? { base: values.base, bisect: false }
+      : values['bisect-node'] ? { nodes: bisectList, bisect: true }
+        : values['bisect-rev'] ? { revisions: bisectList, bisect: true } : undefined;
+  const variants = chosenVariants && pairs !== undefined ? { ...chosenVariants, pairs } : chosenVariants;
   const count = (flag: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
@@ -234,6 +256,7 @@ function parseStartup(values: { warmup?: string; 'profile-runs'?: string; until?
   const until = values.until ?? 'auto';
   if (!['auto', 'exit', 'listen'].includes(until)) throw invalidOption(`--until takes exit or listen (got '${until}').`);
   return {
+    ...(variants ? { variants } : {}),
     warmup: count('--warmup', values.warmup, 2),
     profileRuns: count('--profile-runs', values['profile-runs'], 10),
     until: until as StartupArgs['until'],

@@ -5,12 +5,13 @@ import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
 import type { StartupResult } from '../core/workflow/startup';
+import type { StartupVariantsResult } from '../core/workflow/startupCompare';
 import type { ModuleRow } from '../core/startup/moduleTree';
 import type { BenchResult } from '../core/workflow/bench';
 import type { BenchTask } from '../core/bench/aggregate';
 import type { V8FunctionSignals } from '../core/v8/types';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | StartupResult | BenchResult;
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | StartupResult | BenchResult | StartupVariantsResult;
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -147,6 +148,18 @@ export function toJson(result: AnyResult): object {
       return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
     case 'verify':
       return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+    case 'startup-compare':
+      return { version: 1, command: 'startup', warnings: result.warnings, sides: result.sides, comparison: { ...comparisonJson(result.comparison), pairs: result.comparison.pairs, summary: result.comparison.summary }, hotspots: [], lines: [], packages: [] };
+    case 'startup-bisect':
+      return {
+        version: 1, command: 'startup', warnings: result.warnings,
+        bisect: {
+          candidates: result.candidates, firstSlower: result.firstSlower, lastGood: result.lastGood, summary: result.summary,
+          steps: result.steps.map((st) => ({ ...st, ratio: round(st.ratio, 4), ciLow: st.ciLow === null ? null : round(st.ciLow, 4), ciHigh: st.ciHigh === null ? null : round(st.ciHigh, 4), pValue: st.pValue === null ? null : Number(st.pValue.toPrecision(3)) })),
+          ...(result.step ? { step: { sides: result.step.sides, comparison: { ...comparisonJson(result.step.comparison), pairs: result.step.comparison.pairs, summary: result.step.comparison.summary } } } : {}),
+        },
+        hotspots: [], lines: [], packages: [],
+      };
     case 'bench':
       return { version: 1, command: 'bench', warnings: result.warnings, bench: benchJson(result), ...(result.v8 ? { v8: result.v8 } : {}), hotspots: [], lines: [], packages: [] };
     case 'startup':

@@ -9,9 +9,10 @@ import { profileAttached } from '../core/workflow/profileAttached';
 import { profileWithLoad } from '../core/workflow/profileWithLoad';
 import { reportProfile } from '../core/workflow/report';
 import { measureStartup } from '../core/workflow/startup';
+import { runStartupVariants } from '../core/workflow/startupCompare';
 import { runBench } from '../core/workflow/bench';
 import { renderBench } from './benchOutput';
-import { renderStartup } from './startupOutput';
+import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
@@ -74,6 +75,10 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
     case 'startup': {
       const s = args.startup!;
+      if (s.variants) {
+        const { pairs, ...variants } = s.variants;
+        return runStartupVariants({ command: args.command, cwd: args.cwd, env: args.env, ...variants, options: { until: s.until, timeoutMs: args.timeoutMs, ...(pairs ? { interleave: { fixedPairs: pairs } } : {}) } }, deps);
+      }
       return measureStartup({
         command: args.command, cwd: args.cwd, env: args.env, until: s.until, runs: args.runs, warmup: s.warmup, profileRuns: s.profileRuns,
         samplingIntervalMicros: args.samplingIntervalMicros, modules: s.modules, tryCompileCache: s.compileCache, timeoutMs: args.timeoutMs,
@@ -116,6 +121,7 @@ function render(result: AnyResult, cwd: string): string {
     case 'verify': return renderVerify(result);
     case 'startup': return renderStartup(result, cwd);
     case 'bench': return renderBench(result, cwd);
+    case 'startup-compare': case 'startup-bisect': return renderStartupVariants(result);
   }
 }
 
@@ -166,7 +172,8 @@ export async function main(argv: string[]): Promise<number> {
     const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
-    const regression = (result.kind === 'verify' && result.comparison.verdict === 'slower') || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower');
+    const regression = (result.kind === 'verify' && result.comparison.verdict === 'slower') || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')
+      || (result.kind === 'startup-compare' && result.comparison.verdict === 'slower');
     return regression ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();

@@ -1,5 +1,7 @@
 import Table from 'cli-table3';
 import type { StartupResult } from '../core/workflow/startup';
+import type { StartupVariantsResult } from '../core/workflow/startupCompare';
+import { ratioText, type MetricComparisonSet } from '../core/workflow/abEngine';
 import type { ModuleRow } from '../core/startup/moduleTree';
 import { formatRatio } from '../shared/text/numbers';
 import { analysisBlock, warningsBlock } from './humanOutput';
@@ -69,4 +71,20 @@ export function renderStartup(r: StartupResult, cwd: string): string {
     ? `\nMerged profile of ${int(s.profileRuns)} starts sampled every ${int(s.samplingIntervalMicros)} µs:` + analysisBlock(r, cwd) + `\nProfile: ${displayPath(r.profilePath, cwd)}\n`
     : '';
   return head + stats + outliers + phases + cache + modules + advice + profile + warningsBlock(r.warnings);
+}
+
+const VERDICT = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' } as const;
+
+function comparisonLines(c: MetricComparisonSet & { pairs: number; summary: string }): string {
+  const metrics = Object.values(c.metrics).map((m) => `  ${text(m.label)}: ${ms(m.a.geomean)} → ${ms(m.b.geomean)}, ${ratioText(m, c.metricConfidenceLevel)}${m.pValue !== null ? `, p=${m.pValue < 0.001 ? '<0.001' : m.pValue.toFixed(3)}` : ''}`).join('\n');
+  return `${metrics}\n  ${text(c.method)}; ${text(c.correction)}\nVerdict: ${VERDICT[c.verdict]} — ${text(c.summary)}\n`;
+}
+
+export function renderStartupVariants(r: StartupVariantsResult): string {
+  if (r.kind === 'startup-compare') {
+    const [a, b] = r.sides;
+    return `Hotpath startup: "${text(b.label)}" against "${text(a.label)}" (${int(r.comparison.pairs)} interleaved pairs of cold starts)\n${comparisonLines(r.comparison)}`;
+  }
+  const steps = r.steps.map((s, i) => `  ${i + 1}. ${text(s.b)} vs ${text(s.a)}: ${VERDICT[s.verdict]} (${ratioText(s, s.level)}, ${int(s.pairs)} pairs)`).join('\n');
+  return `Hotpath startup bisect over ${r.candidates.map((c) => text(c.label)).join(' → ')}\n${steps}\n${r.step ? `\nThe step itself:\n${comparisonLines(r.step.comparison)}` : ''}\n${text(r.summary)}\n`;
 }

@@ -4,6 +4,7 @@
 // package by name, the merged profile, and no process left. The CLI runs on the version under test,
 // and so does the app. ES modules (cli.mjs) where module.registerHooks exists (Node 22.15+).
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -127,3 +128,48 @@ describe('hotpath startup: servers and wrappers', function () {
   });
 });
 
+
+describe('hotpath startup across variants', function () {
+  this.timeout(300_000);
+  let repo: string;
+
+  /** A git repository whose CLI starts ~8× slower from the fourth commit on (a table built on load). */
+  before(() => {
+    repo = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bisect-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    const rows = [2_000, 2_000, 2_000, 300_000, 300_000];
+    rows.forEach((n, i) => {
+      fs.writeFileSync(path.join(repo, 'cli.js'), `const t = new Map(); for (let i = 0; i < ${n}; i++) t.set(i, { i, s: String(i) });\nconsole.log(t.size, ${i});\n`);
+      git('add', '.');
+      git('commit', '-q', '-m', `c${i}`);
+      git('tag', `c${i}`);
+    });
+  });
+  after(() => { if (repo) fs.rmSync(repo, { recursive: true, force: true }); });
+
+  it('--bisect-rev finds the first revision that starts slower, with the verdict of each step; worktrees are removed', async () => {
+    const run = await runCli(['startup', '--bisect-rev', 'c0,c1,c2,c3,c4', '--pairs', '4', '--json', '--', 'node', path.join(repo, 'cli.js')], { cwd: repo, timeoutMs: 290_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const b = run.json().bisect;
+    assert.match(b.firstSlower, /^c3 \(/, JSON.stringify(b.steps));
+    assert.match(b.lastGood, /^c2 \(/);
+    assert.equal(b.steps[0].verdict, 'slower', 'the last revision against the first');
+    assert.ok(b.steps.every((s: any) => s.pairs === 4 && ['faster', 'slower', 'no-significant-change'].includes(s.verdict)));
+    assert.ok(b.steps.find((s: any) => /^c3 /.test(s.b)).ratio > 2);
+    assert.equal(b.step.comparison.verdict, 'slower', 'c3 against c2 directly');
+    const worktrees = execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+    assert.equal(worktrees.length, 1, `only the main worktree is left: ${worktrees.join('; ')}`);
+  });
+
+  it('--node A --node B: interleaved cold starts on two runtimes, each side on the Node it names', async function () {
+    const [a, b] = ['22', '24'].map((m) => versions.VERSIONS[m]);
+    if (!versions.isInstalled(a) || !versions.isInstalled(b)) { if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip(); }
+    const run = await runCli(['startup', '--node', versions.nodeBinary(a), '--node', versions.nodeBinary(b), '--pairs', '3', '--json', '--', 'node', 'cli.js'], { cwd: APP, timeoutMs: 290_000 });
+    assert.equal(run.code === 0 || run.code === 3, true, run.stderr);
+    const doc = run.json();
+    assert.deepEqual(doc.sides.map((s: any) => s.nodeVersion), [`v${a}`, `v${b}`]);
+    assert.equal(doc.comparison.pairs, 3);
+    assert.ok(doc.comparison.metrics.startupMs.ratio > 0 && 'ciLow' in doc.comparison.metrics.startupMs);
+  });
+});
