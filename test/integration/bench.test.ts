@@ -7,27 +7,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT, runCli, runCliOn } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 const SUITE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'bench-suite');
 /** Short tasks: the test is about what is found, not precision. */
 const SHORT = ['--env', 'BENCH_TIME_MS=150'];
 const task = (doc: any, name: string) => doc.bench.tasks.find((t: any) => t.name === name);
 
-for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+for (const [major, label] of NODE_MATRIX) {
   describe(`hotpath bench, Node ${major} (${label})`, function () {
     this.timeout(240_000);
     let node = process.execPath;
 
     before(function () {
-      if (major === '20') return;
-      const version = versions.VERSIONS[major];
-      if (!versions.isInstalled(version)) {
-        if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
-        throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-      }
-      node = versions.nodeBinary(version);
+      node = nodeFor(this, major);
     });
 
     it('tinybench: per-task ops/s, mean and p99 per op with intervals, V8\'s view; the 4×-work task is slower; the discarded task is flagged', async () => {

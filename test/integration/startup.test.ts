@@ -9,29 +9,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { marker, ROOT, runCli, runCliOn, waitForNoProcesses } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor, versions } from '../helpers/nodeVersions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 const APP = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'startup-cli');
 /** Few starts: the test is about what is found, not about precision (the machine is shared). */
 const QUICK = ['--runs', '4', '--warmup', '1', '--profile-runs', '3', '--no-compile-cache', '--json'];
 const lineOf = (file: string, text: string) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
 
-for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+for (const [major, label] of NODE_MATRIX) {
   describe(`hotpath startup, Node ${major} (${label})`, function () {
     this.timeout(180_000);
     let node = process.execPath;
     let out: string;
 
     before(function () {
-      if (major !== '20') {
-        const version = versions.VERSIONS[major];
-        if (!versions.isInstalled(version)) {
-          if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
-          throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-        }
-        node = versions.nodeBinary(version);
-      }
+      node = nodeFor(this, major);
       out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-startup-${major}-`));
     });
     after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });

@@ -5,12 +5,11 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
 // V8's signals (tier, deopts, inlining) on Node 20 (this machine's), 22, 24 and 26, with the CLI itself
 // running on the version under test and the target app too. `npm test`'s pretest installs 22, 24 and 26
 // (scripts/ensure-node-versions.js); HOTPATH_NODE_VERSIONS=skip runs Node 20 only.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 
 const V8_APPS = path.join(APPS, 'v8');
 const SERVER = path.join(V8_APPS, 'signals-server.js');
@@ -69,7 +68,7 @@ function assertInterpretedUnderBreakpoint(doc: any, where: string): void {
   assert.equal(doc.checks.find((c: any) => c.id === 'debugger').status, 'warn');
 }
 
-for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+for (const [major, label] of NODE_MATRIX) {
   describe(`V8 signals on Node ${major} (${label})`, function () {
     this.timeout(180_000);
     let node = process.execPath;
@@ -77,16 +76,8 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
     let launchDoc: any;
 
     before(function () {
-      if (major !== '20') {
-        const version = versions.VERSIONS[major];
-        if (!versions.isInstalled(version)) {
-          if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
-          throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-        }
-        node = versions.nodeBinary(version);
-      } else {
-        assert.match(process.version, /^v20\./, 'this machine runs Node 20');
-      }
+      node = nodeFor(this, major);
+      if (major === '20') assert.match(process.version, /^v20\./, 'this machine runs Node 20');
       out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-v8-${major}-`));
     });
     after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });

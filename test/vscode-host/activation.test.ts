@@ -18,6 +18,9 @@ const COMMANDS: Record<string, string> = {
   'hotpath.showFlamegraph': 'Show Flamegraph',
   'hotpath.compareProfiles': 'Compare Profiles',
   'hotpath.clearAnnotations': 'Clear Annotations',
+  'hotpath.profileStartup': 'Profile Startup',
+  'hotpath.runBenchmark': 'Run Benchmark',
+  'hotpath.createBenchmark': 'Create Benchmark for This Function',
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

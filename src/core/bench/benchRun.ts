@@ -15,6 +15,7 @@ import { type Logger, silentLogger } from '../common/logger';
 import { CdpClient, type CdpSession } from '../inspector/cdpClient';
 import type { RawCpuProfile } from '../inspector/profilingRun';
 import { buildProfileModel } from '../profile';
+import { distFile } from '../target/distFiles';
 import { launchTarget, quoteForNodeOptions } from '../target/launcher';
 import type { ProcessReport } from '../target/reports';
 import { V8Collector } from '../v8/collector';
@@ -51,12 +52,9 @@ export interface BenchRun {
   v8Collection?: V8Collection;
 }
 
-/** dist/hotpath-bench-preload.js next to the running bundle, or built from sources (tests). */
+/** dist/hotpath-bench-preload.js. */
 export function benchPreloadPath(): string {
-  const candidates = [path.join(__dirname, BENCH_PRELOAD_FILE_NAME), path.resolve(__dirname, '../../../dist', BENCH_PRELOAD_FILE_NAME)];
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error(`Hotpath's benchmark preload is missing (looked in ${candidates.join(', ')}); run \`npm run build\`.`);
-  return found;
+  return distFile(BENCH_PRELOAD_FILE_NAME, 'benchmark preload');
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -2,6 +2,7 @@
  * What the startup preload (running in each node process of a timed or profiled start) tells Hotpath,
  * one JSON line each in the launcher's report file (see target/reports.ts for the channel).
  */
+import type { ProcessReport } from '../target/reports';
 
 /** `time`: facts and the end of startup only; `modules`: also the module-load tree; `profile`: a CPU profile instead. */
 export const STARTUP_MODE_ENV = 'HOTPATH_STARTUP_MODE';
@@ -11,14 +12,8 @@ export type StartupRunMode = 'time' | 'modules' | 'profile';
 export const STARTUP_PRELOAD_FILE_NAME = 'hotpath-startup-preload.js';
 
 /** A node process of the command started (wrappers such as npm report themselves and do nothing else). */
-export interface StartupProcessReport {
+export interface StartupProcessReport extends Pick<ProcessReport, 'pid' | 'ppid' | 'argv' | 'execArgv' | 'nodeVersion' | 'nodeEnv'> {
   type: 'startup-process';
-  pid: number;
-  ppid: number;
-  argv: string[];
-  execArgv: string[];
-  nodeVersion: string;
-  nodeEnv: string | null;
   /** npm, npx, pnpm, yarn, corepack, nodemon, tsx's launcher: it only starts the program. */
   wrapper: boolean;
   /** When this process's clock started (performance.timeOrigin), ms since the epoch. */

@@ -3,13 +3,13 @@
  * command exits, or one of its processes starts listening on a port — and collect what the startup
  * preload reported. A start that fails is an error, not a data point: it did different work.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { PROFILE_NAMED_FILE_MAX_BYTES, readBoundedFileSync } from '../common/boundedRead';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
 import { type Logger, silentLogger } from '../common/logger';
 import type { RawCpuProfile } from '../inspector/profilingRun';
+import { distFile } from '../target/distFiles';
 import { launchTarget } from '../target/launcher';
 import type { TargetReport } from '../target/reports';
 import { SAMPLING_ENV } from '../target/reports';
@@ -54,12 +54,9 @@ export interface StartRunDeps {
   logger?: Logger;
 }
 
-/** dist/hotpath-startup-preload.js next to the running bundle, or built from sources (tests under tsx). */
+/** dist/hotpath-startup-preload.js. */
 export function startupPreloadPath(): string {
-  const candidates = [path.join(__dirname, STARTUP_PRELOAD_FILE_NAME), path.resolve(__dirname, '../../../dist', STARTUP_PRELOAD_FILE_NAME)];
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error(`Hotpath's startup preload is missing (looked in ${candidates.join(', ')}); run \`npm run build\`.`);
-  return found;
+  return distFile(STARTUP_PRELOAD_FILE_NAME, 'startup preload');
 }
 
 const isStartupProcess = (r: TargetReport | { type: string }): r is StartupProcessReport => r.type === 'startup-process';

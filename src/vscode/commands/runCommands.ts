@@ -29,7 +29,7 @@ async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = false):
 }
 
 /** Profile, baseline, verify, script: pick the target, check NODE_ENV, run with progress. */
-async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach'>): Promise<void> {
+async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach' | 'startup' | 'bench'>): Promise<void> {
   if (!(await requireTrust('Profiling'))) return;
   const target = await targetFor(deps, kind);
   if (!target) return;

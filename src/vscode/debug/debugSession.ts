@@ -45,9 +45,9 @@ export class HotpathDebugSession extends LoggingDebugSession {
       return;
     }
     this.sendResponse(response);
-    const what = request.kind === 'attach' ? request.describe : request.target.command.join(' ');
+    const what = request.kind === 'attach' ? request.describe : request.kind === 'bench' ? request.file : request.target.command.join(' ');
     this.out(`Hotpath ${request.kind}: ${what}`, 'important');
-    if (request.kind !== 'attach' && (request.target.env.NODE_ENV ?? process.env.NODE_ENV) !== 'production') {
+    if (request.kind !== 'attach' && request.kind !== 'bench' && (request.target.env.NODE_ENV ?? process.env.NODE_ENV) !== 'production') {
       this.out('Warning: NODE_ENV is not "production" for this run; frameworks then skip caches and the profile ranks development-only work. Add "env": {"NODE_ENV": "production"} to the configuration.', 'stderr');
     }
     let lastStage = '';

@@ -6,6 +6,8 @@ import { establishBaseline, verifyAgainstBaseline } from '../../core/workflow/ba
 import { profileAttached } from '../../core/workflow/profileAttached';
 import { profileScript } from '../../core/workflow/profileScript';
 import { profileWithLoad, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
+import { measureStartup } from '../../core/workflow/startup';
+import { runBench } from '../../core/workflow/bench';
 import { profileName, type RunRequest, type RunResult } from './runs';
 
 export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
@@ -28,6 +30,13 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
       const load = { ...(t.path ? { path: t.path } : {}), ...(t.method ? { method: t.method } : {}) };
       return verifyAgainstBaseline({ command: t.command, cwd: t.cwd, env: t.env, load, name: request.baselineName }, deps);
     }
+    case 'startup': {
+      const t = request.target;
+      // The editor's sampling setting is for load profiles; startup profiles sample at 100 µs (a start is short).
+      return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, name: profileName(t.name), limit: 50 }, deps);
+    }
+    case 'bench':
+      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks }, deps);
     case 'attach':
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
   }

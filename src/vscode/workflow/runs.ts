@@ -9,17 +9,21 @@ import type { BaselineResult, VerifyResult } from '../../core/workflow/baseline'
 import type { ScriptResult } from '../../core/workflow/profileScript';
 import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import type { PreflightCheck } from '../../core/workflow/preflight';
+import type { StartupResult } from '../../core/workflow/startup';
+import type { BenchResult } from '../../core/workflow/bench';
 import type { RunSettings } from '../settings';
 import type { TargetSpec } from '../targets/targetSpec';
 
-export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach';
+export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'startup' | 'bench';
 
 export type RunRequest =
   | { kind: 'profile' | 'script'; target: TargetSpec; settings: RunSettings }
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
-  | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string };
+  | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
+  | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number }
+  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[] };
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult;
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | StartupResult | BenchResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -27,6 +31,8 @@ export const RUN_TITLES: Record<RunKind, string> = {
   verify: 'Verify Against Baseline',
   script: 'Profile Script',
   attach: 'Attach and Profile',
+  startup: 'Profile Startup',
+  bench: 'Run Benchmark',
 };
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */

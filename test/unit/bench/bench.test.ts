@@ -100,3 +100,48 @@ describe('benchmark files', () => {
     assert.deepEqual([0.421, 12.34, 845.2, 4560, 123_400, 2_500_000].map(formatNs), ['0.42 ns', '12.3 ns', '845 ns', '4.56 µs', '123 µs', '2.50 ms']);
   });
 });
+
+import { benchmarkHarness, findExport } from '../../../src/core/bench/harness';
+import { lineStillLoads, moduleLabelText, moduleLineLabels } from '../../../src/core/startup/lineLabels';
+import { benchTaskLabel } from '../../../src/core/bench/labels';
+
+describe('Create Benchmark for This Function', () => {
+  it('finds how a function is exported: ES named, aliased, default; CommonJS object, property, whole', () => {
+    assert.deepEqual(findExport('export function price(items, tax = 0) {}', 'a.js', 'price'), { kind: 'esm-named', exportedAs: 'price', params: ['items', 'tax'] });
+    assert.deepEqual(findExport('const f = (x) => x;\nexport { f as g };', 'a.mjs', 'f'), { kind: 'esm-named', exportedAs: 'g', params: ['x'] });
+    assert.deepEqual(findExport('export default function parse(text) {}', 'a.ts', 'parse'), { kind: 'esm-default', exportedAs: 'parse', params: ['text'] });
+    assert.deepEqual(findExport('function a(x, ...rest) {}\nmodule.exports = { a, b: a };', 'a.js', 'a'), { kind: 'cjs-named', exportedAs: 'a', params: ['x', 'rest'] });
+    assert.deepEqual(findExport('exports.total = function total(items) {};', 'a.js', 'total'), { kind: 'cjs-named', exportedAs: 'total', params: ['items'] });
+    assert.deepEqual(findExport('function render(v: string) {}\nmodule.exports = render;', 'a.ts', 'render'), { kind: 'cjs-whole', exportedAs: 'render', params: ['v'] });
+    assert.equal(findExport('function hidden() {}\nexport function other() {}', 'a.js', 'hidden'), undefined);
+  });
+
+  it('writes a tinybench harness next to the source that imports it as exported, with inputs to fill in and a sink', () => {
+    const h = benchmarkHarness({ sourceFile: '/app/lib/pricing.js', name: 'lineTotal', exported: { kind: 'cjs-named', exportedAs: 'lineTotal', params: ['item', 'qty'] }, exists: (f) => f === '/app/lib/pricing.bench.mjs' });
+    assert.equal(h.file, '/app/lib/pricing.lineTotal.bench.mjs', 'an existing harness is not overwritten');
+    assert.match(h.text, /import \{ Bench \} from 'tinybench';/);
+    assert.match(h.text, /const \{ lineTotal \} = require\('\.\/pricing\.js'\);/);
+    assert.match(h.text, /const item = undefined; \/\/ TODO/);
+    assert.match(h.text, /bench\.add\('lineTotal', \(\) => \{ sink = lineTotal\(item, qty\); \}\);/);
+    assert.equal(detectHarness(h.text), 'tinybench');
+    assert.doesNotThrow(() => findExport(h.text, h.file, 'x'), 'the harness parses');
+    const ts = benchmarkHarness({ sourceFile: '/app/src/parse.ts', name: 'parse', exported: { kind: 'esm-default', exportedAs: 'parse', params: [] }, exists: () => false });
+    assert.equal(ts.file, '/app/src/parse.bench.mts');
+    assert.match(ts.text, /import parse from '\.\/parse\.ts';/);
+  });
+});
+
+describe('editor labels', () => {
+  it('`+38 ms (12 modules)` per require/import line, only where the line still asks for the module', () => {
+    const row = (module: string, line: number, totalMs: number, modules: number) => ({ module, package: null, file: `/app/${module}.js`, requiredFrom: { file: '/app/cli.js', line }, selfMs: 1, totalMs, modules, format: 'commonjs' as const, timing: 'measured' as const, runs: 3, parent: '/app/cli.js' });
+    const labels = moduleLineLabels([row('./a', 3, 38.2, 12), row('./b', 4, 2, 1), { ...row('./c', 0, 5, 1), requiredFrom: null }]).get('/app/cli.js')!;
+    assert.deepEqual(labels.map((l) => [l.line, moduleLabelText(l)]), [[3, '+38.2 ms (12 modules)'], [4, '+2.00 ms (1 module)']]);
+    assert.ok(lineStillLoads("const a = require('./a');", labels[0]));
+    assert.ok(!lineStillLoads('const x = 1;', labels[0]), 'edited away: no label on the wrong line');
+  });
+
+  it('a task line: ops/s with its interval, time per op, p99, tier and warnings', () => {
+    const t = aggregateTask({ name: 't', runs: [run(20_700), run(20_710)], floorsNs: [50], v8: { tier: 'TurboFan', optimizations: 1, deopts: [], inlinedInto: [], inlined: [] } });
+    assert.match(benchTaskLabel(t), /^48,[23]\d\d ops\/s ±\d+(\.\d)?% · 20\.7 µs\/op · p99 41\.4 µs · TurboFan$/);
+  });
+});
