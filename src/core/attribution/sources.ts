@@ -73,7 +73,7 @@ export function diskSources(read: (file: string) => Promise<{ text: string } | {
           const hash = createHash('sha1').update(file).update('\0').update(got.text).digest('hex');
           const cached = byContent.get(hash);
           if (cached) return cached;
-          const saved = cacheDir ? await loadSaved(cacheDir, hash) : undefined;
+          const saved = cacheDir ? loadSaved(cacheDir, hash) : undefined;
           const source = (saved && restoreSourceFile(file, got.text, saved)) || new SourceFile(file, got.text);
           hashOf.set(source, hash);
           remember(hash, source);

@@ -64,7 +64,53 @@ function check(file: string, stat: fs.Stats, maxBytes: number): void {
   if (stat.size > maxBytes) throw new FileRefused(file, `it is ${stat.size} bytes, over the ${maxBytes}-byte limit`);
 }
 
-/** Reads a regular file of at most `maxBytes`, within the time limit, unless cancelled. */
+/**
+ * Files read in the last minute, by identity (device, inode, size, change times): the source-map pass
+ * reads every script of a profile and attribution then re-reads the hot ones, so the second read costs
+ * one stat instead of five file operations on the shared thread pool. Bounded in bytes and age, so a
+ * long-lived extension host keeps no stale texts around.
+ */
+const RECENT_MAX_BYTES = 32 * 1024 * 1024;
+const RECENT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+const RECENT_TTL_MS = 60_000;
+const recent = new Map<string, { identity: string; bytes: Buffer; at: number }>();
+let recentBytes = 0;
+
+const identityOf = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+
+function dropRecent(file: string): void {
+  const entry = recent.get(file);
+  if (!entry) return;
+  recent.delete(file);
+  recentBytes -= entry.bytes.length;
+}
+
+function recall(file: string, stat: fs.Stats): Buffer | undefined {
+  const entry = recent.get(file);
+  if (!entry) return undefined;
+  if (entry.identity !== identityOf(stat) || Date.now() - entry.at > RECENT_TTL_MS) {
+    dropRecent(file);
+    return undefined;
+  }
+  return entry.bytes;
+}
+
+function rememberRead(file: string, stat: fs.Stats, bytes: Buffer): void {
+  if (bytes.length > RECENT_MAX_FILE_BYTES || bytes.length !== stat.size) return;
+  dropRecent(file);
+  const now = Date.now();
+  for (const [key, entry] of recent) {
+    if (recentBytes + bytes.length <= RECENT_MAX_BYTES && now - entry.at <= RECENT_TTL_MS) break;
+    dropRecent(key); // oldest first (insertion order)
+  }
+  recent.set(file, { identity: identityOf(stat), bytes, at: now });
+  recentBytes += bytes.length;
+}
+
+/**
+ * Reads a regular file of at most `maxBytes`, within the time limit, unless cancelled. The returned
+ * buffer may be shared with other readers of the same file: do not write to it.
+ */
 export async function readBoundedFile(file: string, options: BoundedReadOptions): Promise<Buffer> {
   const token = options.token ?? neverCancelled;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -82,7 +128,10 @@ export async function readBoundedFile(file: string, options: BoundedReadOptions)
     });
     return Promise.race([pool.run(work), bounded]).finally(() => { clearTimeout(timer); sub?.dispose(); });
   };
-  check(file, await step(() => fsp.stat(file)), options.maxBytes);
+  const before = await step(() => fsp.stat(file));
+  check(file, before, options.maxBytes);
+  const known = recall(file, before);
+  if (known) return known;
   const handle = await step(() => fsp.open(file, OPEN_FLAGS));
   try {
     const stat = await step(() => handle.stat());
@@ -97,7 +146,9 @@ export async function readBoundedFile(file: string, options: BoundedReadOptions)
       chunks.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
       total += bytesRead;
     }
-    return Buffer.concat(chunks, total);
+    const bytes = Buffer.concat(chunks, total);
+    rememberRead(file, stat, bytes);
+    return bytes;
   } finally {
     // Closing may wait for a read the deadline gave up on: not awaited, the caller has its answer.
     void handle.close().catch(() => undefined);

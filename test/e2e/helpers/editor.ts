@@ -20,14 +20,20 @@ export function lensesWithLines(page: Page): Promise<LensAt[]> {
     const all = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const view = editor.getBoundingClientRect();
-      const lines = [...editor.querySelectorAll('.view-lines .view-line')].map((l) => ({ top: l.getBoundingClientRect().top, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }));
+      const lines = [...editor.querySelectorAll('.view-lines .view-line')].map((l) => ({ top: l.getBoundingClientRect().top, bottom: l.getBoundingClientRect().bottom, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }));
       for (const lens of editor.querySelectorAll('.codelens-decoration')) {
         const r = lens.getBoundingClientRect();
         // Monaco keeps lenses of lines scrolled out of view in the DOM; only lines in view are rendered.
         if (!r.height || r.top < view.top || r.bottom > view.bottom - 20) continue;
-        // The lens is drawn in a view zone right above its line: the first line below it.
-        const below = lines.filter((l) => l.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
-        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below?.text ?? '', index: all.indexOf(lens) });
+        // Monaco hides (visibility) the widgets of lines it has scrolled away, leaving their last position.
+        if (getComputedStyle(lens).visibility === 'hidden') continue;
+        // The lens is drawn in a view zone right above its line: the line that starts where the lens
+        // ends. None there means the lens is stale (mid-scroll): skip it rather than pair it with a
+        // line it does not stand above.
+        const below = lines.filter((l) => l.top >= r.bottom - 2 && l.top <= r.bottom + 8).sort((a, b) => a.top - b.top)[0];
+        const overText = lines.some((l) => l.top < r.bottom - 2 && l.bottom > r.top + 2);
+        if (!below || overText) continue;
+        out.push({ lens: (lens.textContent ?? '').replace(/\u00a0/g, ' '), line: below.text, index: all.indexOf(lens) });
       }
     }
     return out;

@@ -45,6 +45,26 @@ describe('bounded reads of profile-named files', function () {
     assert.equal((await readBoundedFile(ok, { maxBytes: 100 })).toString(), 'fine');
   });
 
+  it('a second read of an unchanged file returns what the first read; a changed or replaced file is read again', async () => {
+    const file = path.join(dir, 'memo.js');
+    fs.writeFileSync(file, 'one');
+    assert.equal((await readBoundedFile(file, { maxBytes: 100 })).toString(), 'one');
+    assert.equal((await readBoundedFile(file, { maxBytes: 100 })).toString(), 'one');
+    // Same size, new content: the change time (and usually mtime) differ, so it is read again.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    fs.writeFileSync(file, 'two');
+    assert.equal((await readBoundedFile(file, { maxBytes: 100 })).toString(), 'two');
+    // Replaced by another file (new inode) with the same size and times.
+    const other = path.join(dir, 'memo-other.js');
+    fs.writeFileSync(other, 'six');
+    const { atime, mtime } = fs.statSync(file);
+    fs.utimesSync(other, atime, mtime);
+    fs.renameSync(other, file);
+    assert.equal((await readBoundedFile(file, { maxBytes: 100 })).toString(), 'six');
+    // The size cap still applies to what was read before.
+    await assert.rejects(readBoundedFile(file, { maxBytes: 2 }), /over the 2-byte limit/);
+  });
+
   it('refuses a file over the size cap without reading it', async () => {
     const big = path.join(dir, 'big.map');
     fs.writeFileSync(big, Buffer.alloc(2 << 20));
