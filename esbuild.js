@@ -12,6 +12,10 @@ const builds = [
   { ...common, entryPoints: ['src/core/target/preload.ts'], outfile: 'dist/hotpath-preload.js', sourcemap: false },
   // The timing preload of `compare --script` runs: CPU time per node process, nothing else.
   { ...common, entryPoints: ['src/core/measure/timingPreload.ts'], outfile: 'dist/hotpath-timing-preload.js', sourcemap: false },
+  // `hotpath startup`'s preload: timing, the module-load tree or a fine-interval profile of each start.
+  { ...common, entryPoints: ['src/core/startup/preload.ts'], outfile: 'dist/hotpath-startup-preload.js', sourcemap: false },
+  // `hotpath bench`'s preload: reads what tinybench / node:bench measured, inside the benchmark's process.
+  { ...common, entryPoints: ['src/core/bench/preload.ts'], outfile: 'dist/hotpath-bench-preload.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {

@@ -14,7 +14,7 @@
 const { cacheRoot, ensureNode, isInstalled, nodeBinary, nodeDir } = require('./lib/nodeCache');
 
 /** Exact versions, so every machine tests the same V8 builds (22.23.3 / 24.21.0 are the ones in v8-signals.md). */
-const VERSIONS = { 22: '22.23.3', 24: '24.21.0' };
+const VERSIONS = { 22: '22.23.3', 24: '24.21.0', 26: '26.10.0' };
 
 const log = (m) => process.stderr.write(`[ensure-node-versions] ${m}\n`);
 const ensure = (version) => ensureNode(version, log);

@@ -15,6 +15,8 @@ export const USAGE = `Usage:
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
   hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
+  hotpath startup  [--runs N] [--warmup N] [--profile-runs N] [--until exit|listen] [--json] -- <command...>
+  hotpath bench    <file> [--runs N] [--tasks A,B] [--compare A,B | --against FILE2] [--save NAME | --baseline NAME] [--json]
 
 Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
@@ -49,8 +51,32 @@ Target options:
   --cwd DIR                 run the command in DIR (default: the current directory)
   --ready-timeout S         how long the app may take to listen (default 30)
 
+Startup (cold starts of a command: a CLI until it exits, a server until it listens):
+  --runs N                  timed starts (default: chosen from the measured variance, at least 10)
+  --warmup N                discarded starts first (default 2)
+  --profile-runs N          further starts profiled every --sampling-interval µs (default 100 µs) and
+                            merged into one profile (default 10; 0: none)
+  --until exit|listen       when startup is over (default: whichever comes first)
+  --no-modules              do not time module loads in the timed starts
+  --no-compile-cache        do not try Node's compile cache (tried when it is available and unused)
+  --timeout S               longest one start may take (default 60)
+  --node A --node B         compare the start on two Node runtimes (versions found on this machine, or
+                            paths of node binaries): interleaved cold starts, paired ratio statistics
+  --base REV                compare the start at git revision REV (a temporary worktree) with the working tree
+  --bisect-node A,B,C…      the first Node version (oldest first) whose start is slower than the first one's
+  --bisect-rev R1,R2,R3…    the first git revision (oldest first) whose start is slower than the first one's
+  --pairs N                 exactly N pairs per comparison (default: 5 to 30, until the ratio is known to ±3%)
+
+Benchmarks (a tinybench file, or node:bench on Node 26.9+; run with the node running Hotpath):
+  --runs N                  fresh processes (default 5): the intervals are across them
+  --tasks A,B               only these tasks
+  --compare A,B             interleaved comparison of two tasks of the file (is B faster than A?)
+  --against FILE2           interleaved comparison with another file's tasks of the same names
+  --pairs N                 exactly N comparison pairs (default: 5 to 20, until the ratio is known to ±3%)
+  --save NAME | --baseline NAME   store this run as a baseline, or compare with a stored one
+
 Other options:
-  --sampling-interval US    CPU sampling interval in microseconds (default 1000)
+  --sampling-interval US    CPU sampling interval in microseconds (default 1000; startup: 100)
   --limit N                 hotspots and lines to show (default 15)
   --no-workers              do not profile worker threads
   --no-v8                   do not collect V8's signals (tier, deopts, inlining) in the profile run
@@ -77,10 +103,13 @@ const OPTIONS = {
   'node-arg-a': { type: 'string', multiple: true }, 'node-arg-b': { type: 'string', multiple: true }, 'label-a': { type: 'string' }, 'label-b': { type: 'string' },
   pairs: { type: 'string' }, 'target-ci': { type: 'string' }, budget: { type: 'string' }, 'min-pairs': { type: 'string' }, 'max-pairs': { type: 'string' },
   prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, alpha: { type: 'string' },
-  timeout: { type: 'string' }, html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
+  'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' },
+  tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
+  html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare';
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench';
 
 export interface CliArgs {
   attach?: AttachSpec;
@@ -108,6 +137,10 @@ export interface CliArgs {
   html?: string;
   /** report: `files` are [before, after]; the HTML is a differential flamegraph. */
   diff: boolean;
+  /** startup: its own options (see parseStartup). */
+  startup?: StartupArgs;
+  /** bench: its own options (see parseBench). */
+  bench?: BenchArgs;
   json: boolean;
   verbose: boolean;
   help: boolean;
@@ -215,26 +248,40 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values.help || sub === undefined || sub === 'help') {
     return { help: true } as CliArgs;
   }
-  if (!['profile', 'baseline', 'verify', 'report', 'compare'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare or report.`);
+  if (!['profile', 'baseline', 'verify', 'report', 'compare', 'startup', 'bench'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare, report, startup or bench.`);
   const subcommand = sub as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
   if (values.diff && (subcommand !== 'report' || values.html === undefined)) throw invalidOption('--diff works with `hotpath report --html OUT.html --diff BEFORE.cpuprofile AFTER.cpuprofile`.');
   if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two .cpuprofile files: the one before and the one after the change.');
   if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
-  if (subcommand !== 'report' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
+  if (subcommand === 'bench' && files.length !== 1) throw invalidOption('`hotpath bench` takes one benchmark file, e.g. `hotpath bench bench/parse.bench.mjs`.');
+  if (subcommand === 'bench' && command.length > 0) throw invalidOption('`hotpath bench FILE` runs the file with node itself: leave out the command after `--`.');
+  if (subcommand !== 'report' && subcommand !== 'bench' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
   const attach = values.attach !== undefined ? parseAttach(values.attach, positiveInt('--inspect-port', values['inspect-port'])) : undefined;
   if (attach && (subcommand !== 'profile' || values.script)) throw invalidOption('--attach works with `hotpath profile` (HTTP load) only.');
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
-  if (subcommand !== 'report' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
+  if (subcommand !== 'report' && subcommand !== 'bench' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile' && subcommand !== 'compare') throw invalidOption('--script works with `hotpath profile` and `hotpath compare`.');
-  const compareOnly = (['base', 'node', 'env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'pairs', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
+  const compareOnly = (['env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
   if (compareOnly && subcommand !== 'compare') throw invalidOption(`--${compareOnly} works with \`hotpath compare\` only.`);
+  for (const flag of ['node', 'base'] as const) {
+    if (values[flag] !== undefined && subcommand !== 'compare' && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath compare\` and \`hotpath startup\`.`);
+  }
+  for (const flag of ['profile-runs', 'until', 'no-modules', 'no-compile-cache', 'bisect-node', 'bisect-rev'] as const) {
+    if (values[flag] !== undefined && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath startup\` only.`);
+  }
   const compare = subcommand === 'compare' ? compareArgs(values) : undefined;
   if (values.alpha !== undefined && subcommand !== 'compare' && subcommand !== 'verify') throw invalidOption('--alpha works with `hotpath verify` and `hotpath compare`.');
   const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 0.5)) throw invalidOption(`--alpha must be between 0 and 0.5, e.g. 0.01 (got '${values.alpha}').`);
   if (compare && alpha !== undefined) compare.interleave.alpha = alpha;
+  const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
+  if (values.pairs !== undefined && subcommand !== 'compare' && subcommand !== 'bench' && !(subcommand === 'startup' && startup?.variants)) throw invalidOption('--pairs works with `hotpath compare`, `hotpath bench --compare/--against` and `hotpath startup --node/--base/--bisect-*`.');
+  for (const flag of ['tasks', 'compare', 'against', 'save', 'baseline'] as const) {
+    if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);
+  }
+  const bench = subcommand === 'bench' ? parseBench(values) : undefined;
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -264,24 +311,94 @@ export function parseCli(rawArgv: string[]): CliArgs {
     subcommand, command, files, load, port: port ?? urlPort, env,
     cwd: path.resolve(values.cwd ?? process.cwd()),
     readyTimeoutMs: (positiveSeconds('--ready-timeout', values['ready-timeout']) ?? 30) * 1000,
-    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? 1000,
+    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? (subcommand === 'startup' ? 100 : 1000),
     limit: positiveInt('--limit', values.limit) ?? 15,
     workers: !values['no-workers'],
     v8: !values['no-v8'],
     attribution: !values['no-attribution'],
-    runs: positiveInt('--runs', values.runs, 2),
+    runs: positiveInt('--runs', values.runs, subcommand === 'bench' ? 1 : 2),
     name: values.name,
     out: values.out ? path.resolve(values.out) : undefined,
     script: Boolean(values.script),
     timeoutMs: values.timeout !== undefined ? positiveSeconds('--timeout', values.timeout)! * 1000 : undefined,
     html: values.html !== undefined ? path.resolve(values.html) : undefined,
     diff: Boolean(values.diff),
+    ...(startup ? { startup } : {}),
+    ...(bench ? { bench } : {}),
     json: Boolean(values.json),
     verbose: Boolean(values.verbose),
     help: false,
     compare,
     alpha,
     argv: rawArgv,
+  };
+}
+
+export interface StartupArgs {
+  /** Comparing or bisecting variants instead of measuring one start. */
+  variants?: { nodes?: string[]; base?: string; revisions?: string[]; bisect: boolean; pairs?: number };
+  warmup: number;
+  profileRuns: number;
+  until: 'auto' | 'exit' | 'listen';
+  modules: boolean;
+  compileCache: boolean;
+}
+
+function parseStartup(values: { pairs?: string; warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean; node?: string[]; base?: string; 'bisect-node'?: string; 'bisect-rev'?: string }): StartupArgs {
+  const split = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+  const chosen = [values.node?.length ? '--node' : '', values.base !== undefined ? '--base' : '', values['bisect-node'] ? '--bisect-node' : '', values['bisect-rev'] ? '--bisect-rev' : ''].filter(Boolean);
+  if (chosen.length > 1) throw invalidOption(`Use one of ${chosen.join(', ')} at a time.`);
+  if (values.node && values.node.length !== 2) throw invalidOption(`--node compares two runtimes: give it twice, e.g. --node 22 --node 24 (got ${values.node.length}).`);
+  const bisectList = split(values['bisect-node']) ?? split(values['bisect-rev']);
+  if (bisectList && bisectList.length < 2) throw invalidOption('--bisect-node / --bisect-rev take at least two comma-separated variants, oldest first.');
+  const pairs = positiveInt('--pairs', values.pairs, 2);
+  const chosenVariants = values.node ? { nodes: values.node, bisect: false }
+    : values.base !== undefined ? { base: values.base, bisect: false }
+      : values['bisect-node'] ? { nodes: bisectList, bisect: true }
+        : values['bisect-rev'] ? { revisions: bisectList, bisect: true } : undefined;
+  const variants = chosenVariants && pairs !== undefined ? { ...chosenVariants, pairs } : chosenVariants;
+  const count = (flag: string, raw: string | undefined, fallback: number) => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw invalidOption(`${flag} takes a number of starts ≥ 0 (got '${raw}').`);
+    return n;
+  };
+  const until = values.until ?? 'auto';
+  if (!['auto', 'exit', 'listen'].includes(until)) throw invalidOption(`--until takes exit or listen (got '${until}').`);
+  return {
+    ...(variants ? { variants } : {}),
+    warmup: count('--warmup', values.warmup, 2),
+    profileRuns: count('--profile-runs', values['profile-runs'], 10),
+    until: until as StartupArgs['until'],
+    modules: !values['no-modules'],
+    compileCache: !values['no-compile-cache'],
+  };
+}
+
+export interface BenchArgs {
+  tasks?: string[];
+  compareTasks?: [string, string];
+  against?: string;
+  pairs?: number;
+  save?: string;
+  baseline?: string;
+}
+
+const list = (values: string[] | undefined) => values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+function parseBench(values: { tasks?: string[]; compare?: string[]; against?: string; pairs?: string; save?: string; baseline?: string }): BenchArgs {
+  const compare = list(values.compare);
+  if (compare && compare.length !== 2) throw invalidOption(`--compare takes two task names, e.g. --compare slow,fast (got ${compare.length}).`);
+  if (compare && values.against !== undefined) throw invalidOption('Use --compare (two tasks of one file) or --against (another file), not both.');
+  if (values.save !== undefined && values.baseline !== undefined) throw invalidOption('Use --save NAME or --baseline NAME, not both.');
+  const pairs = positiveInt('--pairs', values.pairs, 2);
+  return {
+    ...(list(values.tasks)?.length ? { tasks: list(values.tasks) } : {}),
+    ...(compare ? { compareTasks: [compare[0], compare[1]] as [string, string] } : {}),
+    ...(values.against !== undefined ? { against: values.against } : {}),
+    ...(pairs !== undefined ? { pairs } : {}),
+    ...(values.save !== undefined ? { save: values.save } : {}),
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
   };
 }
 

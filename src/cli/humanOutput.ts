@@ -144,7 +144,7 @@ export function warningsBlock(warnings: Warning[]): string {
   return '\nWarnings:\n' + warnings.map((w) => `  ⚠ [${w.code}] ${terminalText(w.message, true).replace(/\n/g, '\n    ')}`).join('\n') + '\n';
 }
 
-function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; packages: ThreadPackage[]; v8?: V8Collection }, cwd: string): string {
+export function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; packages: ThreadPackage[]; v8?: V8Collection }, cwd: string): string {
   const user = r.hotspots.find((h) => h.category === 'user');
   let headline: string;
   if (r.hotspots.length === 0) {

@@ -8,6 +8,11 @@ import { profileScript } from '../core/workflow/profileScript';
 import { profileAttached } from '../core/workflow/profileAttached';
 import { profileWithLoad } from '../core/workflow/profileWithLoad';
 import { reportProfile } from '../core/workflow/report';
+import { measureStartup } from '../core/workflow/startup';
+import { runStartupVariants } from '../core/workflow/startupCompare';
+import { runBench } from '../core/workflow/bench';
+import { renderBench } from './benchOutput';
+import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
@@ -22,6 +27,20 @@ import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
 import { runEmergencyStops } from '../core/common/emergency';
+
+/**
+ * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
+ * Node 26 deprecates with a warning on stderr at every connection (DEP0169). The URL is Hotpath's own,
+ * from a loopback inspector it checked: that one warning is not the user's business. Others still show.
+ */
+function quietOwnDeprecation(): void {
+  const emit = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const code = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { code?: string }).code : rest[1];
+    if (code === 'DEP0169') return;
+    return (emit as (...a: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning;
+}
 
 /** Longest a graceful stop (first Ctrl-C) may take before Hotpath stops everything at once. */
 const GRACEFUL_STOP_MS = 15_000;
@@ -63,6 +82,23 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
         interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile,
         samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, v8: args.v8,
       }, deps);
+    case 'startup': {
+      const s = args.startup!;
+      if (s.variants) {
+        const { pairs, ...variants } = s.variants;
+        return runStartupVariants({ command: args.command, cwd: args.cwd, env: args.env, ...variants, options: { until: s.until, timeoutMs: args.timeoutMs, ...(pairs ? { interleave: { fixedPairs: pairs } } : {}) } }, deps);
+      }
+      return measureStartup({
+        command: args.command, cwd: args.cwd, env: args.env, until: s.until, runs: args.runs, warmup: s.warmup, profileRuns: s.profileRuns,
+        samplingIntervalMicros: args.samplingIntervalMicros, modules: s.modules, tryCompileCache: s.compileCache, timeoutMs: args.timeoutMs,
+        outDir: args.out, name, limit: args.limit,
+      }, deps);
+    }
+    case 'bench': {
+      const b = args.bench!;
+      // The file runs on the node that runs Hotpath (`node $(which hotpath) bench …` picks another).
+      return runBench({ file: args.files[0], cwd: args.cwd, node: process.execPath, env: args.env, runs: args.runs, v8: args.v8, timeoutMs: args.timeoutMs, ...b }, deps);
+    }
   }
 }
 
@@ -85,7 +121,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
       return null;
     }
   }
-  if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
+  if ((result.kind === 'profile' || result.kind === 'script' || result.kind === 'startup') && result.profilePath && result.model) {
     try {
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
     } catch (err) {
@@ -104,10 +140,14 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
     case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
+    case 'startup': return renderStartup(result, cwd) + flameLine;
+    case 'bench': return renderBench(result, cwd);
+    case 'startup-compare': case 'startup-bisect': return renderStartupVariants(result);
   }
 }
 
 export async function main(argv: string[]): Promise<number> {
+  quietOwnDeprecation();
   let args: CliArgs;
   try {
     args = parseCli(argv);
@@ -152,7 +192,10 @@ export async function main(argv: string[]): Promise<number> {
     const json = result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args, flamegraphPath), true));
-    return (result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+    const regression = ((result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower')
+      || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')
+      || (result.kind === 'startup-compare' && result.comparison.verdict === 'slower');
+    return regression ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

@@ -6,6 +6,9 @@ import { AnnotationStore } from './annotations/store';
 import { registerProfileCommands } from './commands/profileCommands';
 import { registerRunCommands } from './commands/runCommands';
 import { registerCompareCommands } from './commands/compareCommands';
+import { registerStartupBenchCommands } from './commands/startupBenchCommands';
+import { StartupModuleLens } from './startup/moduleLens';
+import { BenchmarkLens } from './bench/benchLens';
 import { registerDebugType } from './debug/register';
 import { CpuProfileEditorProvider } from './flame/cpuprofileEditor';
 import { FlamePanel } from './flame/flamePanel';
@@ -36,9 +39,12 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     ...v8.register(store),
     vscode.languages.registerCodeLensProvider(files, new HotFunctionCodeLens(store, v8.codeLensSummary)),
     vscode.languages.registerHoverProvider(files, new HotLineHover(store, v8.hoverMarkdown)),
+    vscode.languages.registerCodeLensProvider(files, new StartupModuleLens(session)),
+    vscode.languages.registerCodeLensProvider(files, new BenchmarkLens(session)),
     vscode.window.registerTreeDataProvider('hotpathHotspots', view),
     vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, session, log), { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: true } }),
     ...registerRunCommands({ controller, state: context.workspaceState }),
+    ...registerStartupBenchCommands({ controller, state: context.workspaceState }),
     ...registerProfileCommands({ ...applyContext, store, view }),
     ...registerCompareCommands({ controller, state: context.workspaceState, session }),
     ...registerDebugType(controller),

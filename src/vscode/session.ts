@@ -8,6 +8,8 @@ import type { StatusState } from './status/render';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { FlameContent } from './flame/flameWebview';
 import type { CompareRunRequest } from './workflow/runs';
+import type { ModuleLineLabel } from '../core/startup/lineLabels';
+import type { BenchTask } from '../core/bench/aggregate';
 
 /** The profile whose data the editor shows (CodeLens, decorations, hovers, flamegraph, Hotspots view). */
 export interface LoadedProfile {
@@ -47,6 +49,16 @@ export class HotpathSession implements vscode.Disposable {
   readonly onDidChangeStatus = this.statusChanged.event;
   /** Profiles or baselines on disk changed (a run saved one, the user deleted one). */
   readonly onDidChangeHistory = this.historyChanged.event;
+  private readonly startupChanged = new vscode.EventEmitter<void>();
+  /** The last `Profile Startup`'s require/import line costs changed. */
+  readonly onDidChangeStartup = this.startupChanged.event;
+  private readonly benchChanged = new vscode.EventEmitter<void>();
+  /** A benchmark file's results changed. */
+  readonly onDidChangeBench = this.benchChanged.event;
+  /** The last startup run's module costs per file (absolute path), by require/import line. */
+  private startupLines = new Map<string, ModuleLineLabel[]>();
+  /** The last results of each benchmark file (absolute path). */
+  private benchResults = new Map<string, BenchTask[]>();
 
   private currentProfile: LoadedProfile | undefined;
   private currentStatus: StatusState = { kind: 'idle' };
@@ -75,6 +87,20 @@ export class HotpathSession implements vscode.Disposable {
 
   historyDidChange(): void { this.historyChanged.fire(); }
 
+  setStartupLines(lines: Map<string, ModuleLineLabel[]>): void {
+    this.startupLines = lines;
+    this.startupChanged.fire();
+  }
+
+  startupLinesOf(file: string): ModuleLineLabel[] { return this.startupLines.get(file) ?? []; }
+
+  setBenchResults(file: string, tasks: BenchTask[]): void {
+    this.benchResults.set(file, tasks);
+    this.benchChanged.fire();
+  }
+
+  benchResultsOf(file: string): BenchTask[] | undefined { return this.benchResults.get(file); }
+
   setChecks(checks: HotpathSession['checks']): void {
     this.checks = checks;
     this.historyChanged.fire();
@@ -93,5 +119,7 @@ export class HotpathSession implements vscode.Disposable {
     this.profileChanged.dispose();
     this.statusChanged.dispose();
     this.historyChanged.dispose();
+    this.startupChanged.dispose();
+    this.benchChanged.dispose();
   }
 }

@@ -7,9 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { marker, ROOT, runCliOn, waitForNoProcesses } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 const APPS = path.join(ROOT, 'test', 'fixtures', 'npm-apps');
 /** Long enough for V8 to optimize (and inline) the hot code before the measured window. */
 const LOAD = ['--duration', '3', '--warmup', '2', '--connections', '4', '--env', 'NODE_ENV=production'];
@@ -39,21 +38,14 @@ const hotspot = (doc: any, name: string) => doc.hotspots.find((h: any) => h.func
 const userTop = (doc: any) => doc.hotspots.find((h: any) => h.category === 'user');
 const names = (doc: any) => JSON.stringify(doc.hotspots.slice(0, 8).map((h: any) => `${h.function} own ${h.ownPct} self ${h.selfPct}`));
 
-for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+for (const [major, label] of NODE_MATRIX) {
   describe(`attribution on real apps, Node ${major} (${label})`, function () {
     this.timeout(180_000);
     let node = process.execPath;
     let out: string;
 
     before(function () {
-      if (major !== '20') {
-        const version = versions.VERSIONS[major];
-        if (!versions.isInstalled(version)) {
-          if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
-          throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-        }
-        node = versions.nodeBinary(version);
-      }
+      node = nodeFor(this, major);
       out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-attr-${major}-`));
     });
     after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
@@ -132,7 +124,7 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
       assertOnlyCodeLines(doc, dir);
     });
 
-    if (major === '24') {
+    if (Number(major) >= 24) {
       it('with --no-v8, inlined code is still placed, marked as inferred from the source', async () => {
         const dir = path.join(APPS, 'shop-pricing');
         const pricing = path.join(dir, 'lib', 'pricing.js');

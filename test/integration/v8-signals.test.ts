@@ -5,18 +5,17 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
-// V8's signals (tier, deopts, inlining) on Node 20 (this machine's), 22 and 24, with the CLI itself
-// running on the version under test and the target app too. `npm test`'s pretest installs 22 and 24
+// V8's signals (tier, deopts, inlining) on Node 20 (this machine's), 22, 24 and 26, with the CLI itself
+// running on the version under test and the target app too. `npm test`'s pretest installs 22, 24 and 26
 // (scripts/ensure-node-versions.js); HOTPATH_NODE_VERSIONS=skip runs Node 20 only.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 
 const V8_APPS = path.join(APPS, 'v8');
 const SERVER = path.join(V8_APPS, 'signals-server.js');
 const SCRIPT = path.join(V8_APPS, 'signals-script.js');
 const INVOICE = path.join(V8_APPS, 'lib', 'invoice.js');
-/** Long enough for TurboFan (not only Maglev, on Node 24) to compile the hot function with its inlinees. */
+/** Long enough for TurboFan (not only Maglev, on Node 24+) to compile the hot function with its inlinees. */
 const LOAD = ['--duration', '2', '--warmup', '2', '--connections', '4'];
 
 interface Run { code: number | null; stdout: string; stderr: string; json(): any }
@@ -69,7 +68,7 @@ function assertInterpretedUnderBreakpoint(doc: any, where: string): void {
   assert.equal(doc.checks.find((c: any) => c.id === 'debugger').status, 'warn');
 }
 
-for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(versions.VERSIONS).map((m) => [m, `Node ${versions.VERSIONS[m]}`])]) {
+for (const [major, label] of NODE_MATRIX) {
   describe(`V8 signals on Node ${major} (${label})`, function () {
     this.timeout(180_000);
     let node = process.execPath;
@@ -77,16 +76,8 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
     let launchDoc: any;
 
     before(function () {
-      if (major !== '20') {
-        const version = versions.VERSIONS[major];
-        if (!versions.isInstalled(version)) {
-          if (process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip();
-          throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-        }
-        node = versions.nodeBinary(version);
-      } else {
-        assert.match(process.version, /^v20\./, 'this machine runs Node 20');
-      }
+      node = nodeFor(this, major);
+      if (major === '20') assert.match(process.version, /^v20\./, 'this machine runs Node 20');
       out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-v8-${major}-`));
     });
     after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
@@ -98,7 +89,7 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
       const doc = launchDoc = run.json();
       assert.equal(doc.v8.collected, true, JSON.stringify(doc.v8));
       assert.match(doc.v8.nodeVersion, new RegExp(`^v${major}\\.`));
-      assert.equal(doc.v8.tiers.includes('Maglev'), major === '24', 'Maglev only where V8 was built with it');
+      assert.equal(doc.v8.tiers.includes('Maglev'), Number(major) >= 24, 'Maglev only where V8 was built with it (Node 24 and later)');
       assertInvoiceSignals(doc, 'launch');
       assertInterpretedUnderBreakpoint(doc, 'launch');
       assert.deepEqual(doc.checks.map((c: any) => c.id), ['node-env', 'sampling-interval', 'debugger', 'source-maps', 'v8-flags', 'load-generator', 'stability', 'target-cpu']);
@@ -137,8 +128,8 @@ for (const [major, label] of [['20', 'this machine\'s Node'], ...Object.keys(ver
       const run = await runCliOn(node, ['profile', '--script', '--json', '--out', out, '--', node, SCRIPT, tag], { RUN_MS: '2500' });
       assert.equal(run.code, 0, run.stderr);
       const doc = run.json();
-      // Nothing missing; Node 24 only notes that Maglev's own inlining is not described by V8.
-      assert.ok(doc.v8.limitation === undefined || (major === '24' && /^Maglev's own inlining/.test(doc.v8.limitation)), doc.v8.limitation);
+      // Nothing missing; Node 24 and later only note that Maglev's own inlining is not described by V8.
+      assert.ok(doc.v8.limitation === undefined || (Number(major) >= 24 && /^Maglev's own inlining/.test(doc.v8.limitation)), doc.v8.limitation);
       assertInvoiceSignals(doc, 'script');
       assert.equal(doc.target.sourceMapsEnabled, false, 'read from the process before it exited');
       assert.deepEqual(await waitForNoProcesses(tag), []);

@@ -38,6 +38,25 @@ describe('V8 optimization status bits', () => {
     assert.equal(tierFromStatus(0x51, undefined), 'unknown');
   });
 
+  it('reads Node 26 (V8 14.6: kAlwaysOptimize and --always-turbofan are gone, every bit from 3 up one lower)', () => {
+    // Observed with opt-status.js on v26.10.0: lazy 0x20001, Ignition 0x41, Sparkplug 0x4001,
+    // TurboFan 0x29, Maglev 0x19, marked 0xc1; --max-opt=0 0x43, --jitless 0x1043.
+    const B = calibrateLayout(0x29, 0x41)!;
+    assert.ok(B && B.name !== A.name);
+    assert.equal(calibrateLayout(0x19, 0x41)?.name, B.name, 'the hot probe may be Maglev code');
+    assert.equal(tierFromStatus(0x29, B), 'TurboFan');
+    assert.equal(tierFromStatus(0x19, B), 'Maglev');
+    assert.equal(tierFromStatus(0x4001, B), 'Sparkplug');
+    assert.equal(tierFromStatus(0x41, B), 'Ignition');
+    assert.equal(tierFromStatus(0xc1, B), 'Ignition', 'marked for optimization, still interpreted');
+    assert.equal(tierFromStatus(0x20001, B), 'unknown', 'lazy: never compiled');
+    assert.ok(optimizerDisabled(0x43) && optimizerDisabled(0x1043), 'bit 1 (kNeverOptimize) did not move');
+    assert.equal(calibrateLayout(0x43, 0x43)?.name, B.name);
+    assert.equal(tierFromStatus(0x1043, B), 'Ignition');
+    // Read with the old layout, Node 26's interpreted code would look TurboFan-compiled: calibration matters.
+    assert.equal(tierFromStatus(0x41, A), 'TurboFan');
+  });
+
   it('sees an optimizer switched off for the whole process (--max-opt=0: 0x83, --jitless: 0x2083)', () => {
     assert.ok(optimizerDisabled(0x83) && optimizerDisabled(0x2083));
     assert.ok(!optimizerDisabled(0x81));

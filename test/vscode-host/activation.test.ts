@@ -20,6 +20,9 @@ const COMMANDS: Record<string, string> = {
   'hotpath.clearAnnotations': 'Clear Annotations',
   'hotpath.compareWithGitRevision': 'Compare with Git Revision…',
   'hotpath.compareNodeVersions': 'Compare Node Versions…',
+  'hotpath.profileStartup': 'Profile Startup',
+  'hotpath.runBenchmark': 'Run Benchmark',
+  'hotpath.createBenchmark': 'Create Benchmark for This Function',
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

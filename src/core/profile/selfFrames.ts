@@ -1,5 +1,5 @@
 /**
- * Hotpath's own frames in a profile: its preloads (`hotpath-preload.js`, `hotpath-timing-preload.js`, wherever installed) —
+ * Hotpath's own frames in a profile: its preloads (`hotpath-preload.js`, and the timing, startup and bench preloads, wherever installed) —
  * in script mode the program is paused in it (`waitForDebugger`) while the profiler starts — the V8
  * probe loop and the exit hook Hotpath evaluates in the target, and everything they call. That time is
  * profiler overhead, never a hotspot: it is left out of rankings and reported as one number.
@@ -8,7 +8,7 @@ import { displayName, displayPosition } from './hotspots';
 import type { ProfileModel } from './types';
 
 const HOTPATH_FUNCTIONS = new Set(['__hotpathV8ProbeLoop', 'hotpathV8ExitHook', 'hotpathObserveListen']);
-const PRELOAD_URL = /(^|[\\/])hotpath-(timing-)?preload\.js$/;
+const PRELOAD_URL = /(^|[\\/])hotpath-(timing-|startup-|bench-)?preload\.js$/;
 
 /** A frame of Hotpath's own (its callees are then Hotpath's too). */
 export function isHotpathFrame(functionName: string, url: string): boolean {

@@ -40,7 +40,7 @@ export function defaultPreloadPath(): string {
   return found;
 }
 
-function quoteForNodeOptions(p: string): string {
+export function quoteForNodeOptions(p: string): string {
   return /[\s"\\]/.test(p) ? `"${p.replace(/(["\\])/g, '\\$1')}"` : p;
 }
 
@@ -58,6 +58,8 @@ export class LaunchedTarget {
   readonly onOutput = this.outputEmitter.event;
   readonly exited: Promise<ExitInfo>;
   exitInfo: ExitInfo | undefined;
+  /** When the command exited, ms since the epoch on this process's clock (see `spawnedAt`). */
+  exitedAt: number | undefined;
   private stopping: Promise<void> | undefined;
   private readonly emergency: Disposable;
 
@@ -66,9 +68,11 @@ export class LaunchedTarget {
     readonly reader: ReportReader,
     private readonly reportDir: string,
     readonly commandLine: string,
+    /** Right before the process was spawned, ms since the epoch (performance.timeOrigin + performance.now()): startup timing starts here. */
+    readonly spawnedAt = performance.timeOrigin + performance.now(),
   ) {
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => { this.exitInfo = { code, signal }; resolve(this.exitInfo); });
+      child.once('exit', (code, signal) => { this.exitedAt = performance.timeOrigin + performance.now(); this.exitInfo = { code, signal }; resolve(this.exitInfo); });
     });
     const onData = (chunk: Buffer) => { const text = chunk.toString('utf8'); this.output.push(text); this.announcements.push(text); this.outputEmitter.fire(text); };
     child.stdout?.on('data', onData);
@@ -142,6 +146,7 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
 
   const commandLine = spec.command.join(' ');
   logger.info(`Starting ${commandLine} in ${spec.cwd}`);
+  const spawnedAt = performance.timeOrigin + performance.now();
   const child = spawn(spec.command[0], spec.command.slice(1), { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const spawned = await new Promise<Error | undefined>((resolve) => {
     child.once('spawn', () => resolve(undefined));
@@ -155,7 +160,7 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
       : `${spawned.message}.`;
     throw new HotpathError(ErrorCode.TargetSpawnFailed, `Could not start \`${commandLine}\`: ${hint}`);
   }
-  const target = new LaunchedTarget(child, new ReportReader(reportFile), reportDir, commandLine);
+  const target = new LaunchedTarget(child, new ReportReader(reportFile), reportDir, commandLine, spawnedAt);
   if (token.isCancellationRequested) { await target.stop(); throw cancelledError(); }
   return target;
 }

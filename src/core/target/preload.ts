@@ -18,76 +18,26 @@
  */
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
-import * as net from 'node:net';
+import type * as net from 'node:net';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { DISABLE_FLAGS } from '../v8/flags';
 import { readAppRoutes, watchAppRoutes } from '../routes/appRoutes';
-import { MODE_ENV, OWNER_PID_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type TargetReport } from './reports';
-
-// Launchers that only start another node process: profiling them is noise, pausing them is harmful.
-// Matched against the real path of the script: /usr/bin/npx is a symlink to npm/bin/npx-cli.js.
-const WRAPPER = /[\\/](npm-cli|npx-cli|pnpm|pnpx|yarn|yarnpkg|corepack)(\.c?js)?$|[\\/]node_modules[\\/](npm|pnpm|yarn|corepack|nodemon)[\\/]|[\\/]tsx[\\/]dist[\\/]cli\.m?js$/;
-const WRAPPER_NAMES = /^(npm|npx|pnpm|pnpx|yarn|yarnpkg|corepack|nodemon)$/;
-
-/** How often the watchdog looks for Hotpath's process, and how long the app gets to stop on its own. */
-const WATCHDOG_MS = 500;
-const STOP_GRACE_MS = 3000;
+import { appendReport, isWrapperScript, observeListen as observe, watchOwner } from './inTarget';
+import { MODE_ENV, REPORT_FILE_ENV, SAMPLING_ENV, type TargetReport } from './reports';
 
 function report(file: string, value: TargetReport): void {
-  try { fs.appendFileSync(file, JSON.stringify(value) + '\n'); } catch { /* launcher gone: nothing to tell */ }
+  appendReport(file, value);
 }
 
-function isWrapperScript(script: string | undefined): boolean {
-  if (!script) return false;
-  if (WRAPPER_NAMES.test(path.basename(script))) return true;
-  let real = script;
-  try { real = fs.realpathSync(script); } catch { /* not a file: judge the name as given */ }
-  return WRAPPER.test(script) || WRAPPER.test(real);
-}
-
-/**
- * The first port a server of this process listens on. The server's own `emit` is wrapped until its
- * 'listening' or 'error' event went by: no listener is added, so an unhandled 'error' (EADDRINUSE)
- * still throws and ends the app exactly as it would without Hotpath.
- */
+/** Reports the first port a server of this process listens on, and a failed listen (see inTarget.ts). */
 function observeListen(file: string): void {
-  let reported = false;
-  const original = net.Server.prototype.listen;
-  net.Server.prototype.listen = function patchedListen(this: net.Server, ...args: unknown[]) {
-    try {
-      const server = this as net.Server & { emit: (event: string | symbol, ...a: unknown[]) => boolean };
-      if (!(server.emit as { hotpath?: boolean }).hotpath) {
-        const emit = server.emit;
-        // Put back exactly what was there: the prototype's emit, or the app's own.
-        const own = Object.prototype.hasOwnProperty.call(server, 'emit');
-        const restore = () => {
-          if (server.emit !== wrapped) return;
-          if (own) server.emit = emit; else delete (server as { emit?: unknown }).emit;
-        };
-        const wrapped = function hotpathObserveListen(this: net.Server, event: string | symbol, ...rest: unknown[]): boolean {
-          if (event === 'listening') {
-            restore();
-            const address = server.address();
-            if (!reported && address && typeof address !== 'string') {
-              reported = true;
-              reportRoutes(file, server, address.port);
-              report(file, { type: 'listening', pid: process.pid, port: address.port, address: address.address });
-            }
-          } else if (event === 'error') {
-            restore();
-            const err = rest[0] as (NodeJS.ErrnoException & { port?: number }) | undefined;
-            report(file, { type: 'listen-error', pid: process.pid, code: err?.code ?? 'ERROR', port: err?.port ?? null, message: err?.message ?? String(err) });
-          }
-          return emit.call(this, event, ...rest);
-        };
-        (wrapped as { hotpath?: boolean }).hotpath = true;
-        server.emit = wrapped;
-      }
-    } catch { /* never break listen() */ }
-    return original.apply(this, args as Parameters<typeof original>);
-  } as typeof original;
+  observe({
+    onListening: (address, server) => {
+      reportRoutes(file, server, address.port);
+      report(file, { type: 'listening', pid: process.pid, port: address.port, address: address.address });
+    },
+    onError: (err) => report(file, { type: 'listen-error', pid: process.pid, code: err?.code ?? 'ERROR', port: err?.port ?? null, message: err?.message ?? String(err) }),
+  });
 }
 
 /**
@@ -134,34 +84,6 @@ function claimRemote(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Polls Hotpath's process (cheap: signal 0). When it is gone, nobody will ever switch V8's tracing off,
- * close the inspector or stop the app: do all three here. The group leader stops the whole group.
- */
-function watchOwner(): void {
-  const owner = Number(process.env[OWNER_PID_ENV]);
-  if (!Number.isInteger(owner) || owner <= 1) return;
-  const gone = () => {
-    try { process.kill(owner, 0); return false; } catch (err) { return (err as NodeJS.ErrnoException).code === 'ESRCH'; }
-  };
-  const timer = setInterval(() => {
-    if (!gone()) return;
-    clearInterval(timer);
-    try { v8.setFlagsFromString(DISABLE_FLAGS); } catch { /* nothing was on */ }
-    try { if (inspector.url()) inspector.close(); } catch { /* no inspector */ }
-    const leader = process.pid === getProcessGroupLeaderHint();
-    try { process.kill(leader ? -process.pid : process.pid, 'SIGTERM'); } catch { /* already stopping */ }
-    const hard = setTimeout(() => { try { process.kill(process.pid, 'SIGKILL'); } catch { /* gone */ } }, STOP_GRACE_MS);
-    hard.unref();
-  }, WATCHDOG_MS);
-  timer.unref();
-}
-
-/** The process Hotpath spawned leads the target's process group (spawned detached). */
-function getProcessGroupLeaderHint(): number {
-  return Number(process.env[OWNER_PID_ENV]) === process.ppid ? process.pid : -1;
 }
 
 function openInspector(): { inspectorUrl: string | null; inspectorError?: string } {

@@ -34,10 +34,10 @@ export function inlineabilityReason(code: number): string {
 
 const CANNOT = /^Cannot consider 0x[0-9a-f]+ \{(0x[0-9a-f]+) <SharedFunctionInfo ?(.*?)>\} for inlining \(reason: (\d+)\)/;
 
-// Every line shape --trace-turbo-inlining prints (V8 11.3–13.6), and the half of --trace-deopt's
+// Every line shape --trace-turbo-inlining prints (V8 11.3–14.6; 'Inlinee contains …' when inlining into try/catch), and the half of --trace-deopt's
 // "marking dependent code" line that V8 prints on stdout instead of the redirected file, so they can
 // be kept out of the app's output shown in error messages.
-const TRACE_LINE = /^(Considering 0x[0-9a-f]+ \{|Inlining small function\(s\) at call site #|Inlining 0x[0-9a-f]+ \{|Cannot consider 0x[0-9a-f]+ \{|Not considering call site #|Not inlining |Try(ing)? inlining |\d+ candidate\(s\) for inlining:|- candidate: |\s+- target: |\) \(opt id \d+\) for deoptimization, reason: )/;
+const TRACE_LINE = /^(Considering 0x[0-9a-f]+ \{|Inlining small function\(s\) at call site #|Inlining 0x[0-9a-f]+ \{|Cannot consider 0x[0-9a-f]+ \{|Not considering call site #|Not inlining |Try(ing)? inlining |\d+ candidate\(s\) for inlining:|- candidate: |\s+- target: |\) \(opt id \d+\) for deoptimization, reason: |\s*Inlinee contains \d+ calls without local exception handler)/;
 
 /** A line V8 printed on the app's stdout because Hotpath turned its tracing on (not the app's output). */
 export function isV8TraceLine(line: string): boolean {

@@ -24,6 +24,18 @@ export function formatMs(ms: number): string {
   return `${ms.toFixed(2)} ms`;
 }
 
+/**
+ * A short duration in nanoseconds, as benchmarks give time per operation: `0.42 ns`, `12.3 ns`,
+ * `845 ns`, `4.56 µs`, `123 µs`, then formatMs from 1 ms up.
+ */
+export function formatNs(ns: number): string {
+  if (!Number.isFinite(ns)) return `${ns} ns`;
+  const a = Math.abs(ns);
+  if (a >= 1e6) return formatMs(ns / 1e6);
+  if (a >= 1000) return `${(ns / 1000).toFixed(a >= 1e5 ? 0 : a >= 1e4 ? 1 : 2)} µs`;
+  return `${ns.toFixed(a >= 100 ? 0 : a >= 10 ? 1 : 2)} ns`;
+}
+
 /** A duration in microseconds (the profile model's unit), as formatMs. */
 export function formatUs(us: number): string {
   return formatMs(us / 1000);

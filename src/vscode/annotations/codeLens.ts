@@ -56,6 +56,20 @@ export class HotFunctionCodeLens implements vscode.CodeLensProvider {
         }),
       };
     });
-    return [...lineLenses, ...functionLenses].map((x) => x.lens);
+    // JavaScript and TypeScript sources can get a benchmark of a hot function, one click away.
+    const benchable = /\.[cm]?[jt]sx?$/.test(document.uri.fsPath);
+    const benchLenses = benchable ? [...byLine].flatMap(([line, fns]) => {
+      const top = [...fns].sort((a, b) => a.rank - b.rank)[0];
+      return /^[A-Za-z_$][\w$]*$/.test(top.function) ? [{
+        line,
+        lens: new vscode.CodeLens(document.lineAt(line).range, {
+          title: '$(beaker) Benchmark',
+          tooltip: labelText(`Create a tinybench benchmark of ${top.function} next to this file (Hotpath: Create Benchmark for This Function)`),
+          command: 'hotpath.createBenchmark',
+          arguments: [{ file: document.uri.fsPath, name: top.function }],
+        }),
+      }] : [];
+    }) : [];
+    return [...lineLenses, ...functionLenses, ...benchLenses].map((x) => x.lens);
   }
 }

@@ -40,7 +40,7 @@ export async function targetFor(deps: RunCommandDeps, kind: RunKind, forceAsk = 
 }
 
 /** Profile, baseline, verify, script: pick the target, check NODE_ENV, run with progress. */
-async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach' | 'compare'>): Promise<void> {
+async function runTargetCommand(deps: RunCommandDeps, kind: Exclude<RunKind, 'attach' | 'compare' | 'startup' | 'bench'>): Promise<void> {
   if (!(await requireTrust('Profiling'))) return;
   const chosen = await targetFor(deps, kind);
   if (!chosen) return;

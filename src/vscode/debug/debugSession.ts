@@ -46,10 +46,10 @@ export class HotpathDebugSession extends LoggingDebugSession {
       return;
     }
     this.sendResponse(response);
-    const what = request.kind === 'attach' ? request.describe : request.target.command.join(' ');
+    const what = request.kind === 'attach' ? request.describe : request.kind === 'bench' ? request.file : request.target.command.join(' ');
     this.out(`Hotpath ${request.kind}: ${what}`, 'important');
     // A comparison whose sides set NODE_ENV themselves (development against production) measures that switch.
-    const nodeEnvs = request.kind === 'attach' ? [] : request.kind === 'compare'
+    const nodeEnvs = request.kind === 'attach' || request.kind === 'bench' ? [] : request.kind === 'compare'
       ? request.sides.map((side) => side.env?.NODE_ENV ?? request.target.env.NODE_ENV ?? process.env.NODE_ENV)
       : [request.target.env.NODE_ENV ?? process.env.NODE_ENV];
     if (nodeEnvs.length && nodeEnvs.every((e) => e !== 'production')) {

@@ -10,6 +10,8 @@ import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
 import type { CompareResult, CompareSide } from '../../core/workflow/compare';
 import { checksOf, type RunResult } from './runs';
 import { showInfo, showWarning } from '../notify';
+import { moduleLineLabels, moduleLabelText } from '../../core/startup/lineLabels';
+import { formatMs, formatRate } from '../../shared/text/numbers';
 
 export interface ApplyContext {
   session: HotpathSession;
@@ -69,6 +71,27 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
     }
     case 'compare':
       return applyCompare(ctx, result, warningNote, options.notify);
+    case 'startup': {
+      const s = result.startup;
+      ctx.session.setStartupLines(moduleLineLabels(s.modules));
+      if (result.profilePath && result.model && result.attribution) {
+        showProfile(ctx, loadedFromAnalysis(result.profilePath, { model: result.model, attribution: result.attribution, hotspots: result.hotspots, packages: result.packages, v8Functions: result.v8Functions }));
+      }
+      const costly = s.modules.find((m) => m.requiredFrom && m.requiredFrom.line !== null);
+      const where = costly ? ` Costliest module: ${costly.module} (${moduleLabelText({ ...costly, line: 0, requests: [], sampled: false })}) at ${path.basename(costly.requiredFrom!.file)}:${costly.requiredFrom!.line}.` : '';
+      const advice = result.advice.length ? ` Advice: ${result.advice.map((a) => a.title).join('; ')}.` : '';
+      const summary = `Startup: ${formatMs(s.meanMs)} ± ${formatMs(s.stddevMs)} (median ${formatMs(s.medianMs)}, ${s.runs} cold starts${s.outliers.length ? `, ${s.outliers.length} outlier${s.outliers.length > 1 ? 's' : ''}` : ''}).${where}${advice}${warningNote}`;
+      if (options.notify) void offerStartupActions(summary, costly?.requiredFrom ?? undefined);
+      return summary;
+    }
+    case 'bench': {
+      ctx.session.setBenchResults(result.file, result.tasks);
+      const flagged = result.tasks.filter((t) => t.warnings.length).length;
+      const best = [...result.tasks].sort((a, b) => b.opsPerSec - a.opsPerSec)[0];
+      const summary = `Benchmark ${path.basename(result.file)}: ${result.tasks.length} task${result.tasks.length === 1 ? '' : 's'} over ${result.runs} processes${best ? `; fastest ${best.name} at ${formatRate(best.opsPerSec, 'ops/s')}` : ''}${flagged ? `; ${flagged} with warnings (see the lines)` : ''}.${warningNote}`;
+      if (options.notify) void (flagged ? showWarning : showInfo)(`Hotpath: ${summary}`);
+      return summary;
+    }
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
       const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
@@ -114,6 +137,14 @@ async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNot
     });
   }
   return summary;
+}
+
+async function offerStartupActions(summary: string, at: { file: string; line: number | null } | undefined): Promise<void> {
+  const choice = await showInfo(`Hotpath: ${summary}`, ...(at?.line ? ['Open the Require'] : []));
+  if (choice && at?.line) {
+    const pos = new vscode.Position(at.line - 1, 0);
+    await vscode.window.showTextDocument(vscode.Uri.file(at.file), { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+  }
 }
 
 async function offerProfileActions(summary: string, top: ReturnType<typeof topHotspot>): Promise<void> {

@@ -7,6 +7,8 @@ import { profileAttached } from '../../core/workflow/profileAttached';
 import { profileScript } from '../../core/workflow/profileScript';
 import { profileWithLoad, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import { compareVariants } from '../../core/workflow/compare';
+import { measureStartup } from '../../core/workflow/startup';
+import { runBench } from '../../core/workflow/bench';
 import { profileName, type RunRequest, type RunResult } from './runs';
 
 export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
@@ -39,6 +41,13 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
         samplingIntervalMicros: request.settings.samplingIntervalMicros, name: `${profileName(t.name)}-compare`,
       }, deps);
     }
+    case 'startup': {
+      const t = request.target;
+      // The editor's sampling setting is for load profiles; startup profiles sample at 100 µs (a start is short).
+      return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, name: profileName(t.name), limit: 50 }, deps);
+    }
+    case 'bench':
+      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks }, deps);
     case 'attach':
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
   }

@@ -81,6 +81,8 @@ export class RunController implements vscode.Disposable {
 
   /** The production-parity checks knowable before the run, into the Hotspots view and the log. */
   private preflight(request: RunRequest, title: string): void {
+    // Startup and benchmark runs have no profiling-parity checklist of their own (their results carry their warnings).
+    if (request.kind === 'bench' || request.kind === 'startup') return;
     const list = request.kind === 'attach'
       ? checksBeforeRun({ mode: 'attach', samplingIntervalMicros: request.settings.samplingIntervalMicros })
       : checksBeforeRun({ mode: request.kind === 'script' ? 'script' : 'launch', command: request.target.command, env: { ...process.env, ...request.target.env }, samplingIntervalMicros: request.settings.samplingIntervalMicros });
@@ -128,6 +130,7 @@ export class RunController implements vscode.Disposable {
 
 function describe(request: RunRequest): string {
   if (request.kind === 'attach') return request.describe;
+  if (request.kind === 'bench') return `${request.file} (${request.runs} processes)`;
   const env = Object.entries(request.target.env).map(([k, v]) => `${k}=${v} `).join('');
   return `${env}${request.target.command.join(' ')} (cwd ${request.target.cwd})`;
 }

@@ -12,9 +12,11 @@ import type { PreflightCheck } from '../../core/workflow/preflight';
 import type { CompareSettings, RunSettings } from '../settings';
 import type { SideSpec } from '../../core/variants/sides';
 import type { CompareResult } from '../../core/workflow/compare';
+import type { StartupResult } from '../../core/workflow/startup';
+import type { BenchResult } from '../../core/workflow/bench';
 import type { TargetSpec } from '../targets/targetSpec';
 
-export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare';
+export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare' | 'startup' | 'bench';
 
 /** An interleaved comparison of two sides of one target (git revision, Node versions, env, node flags). */
 export interface CompareRunRequest {
@@ -29,9 +31,11 @@ export type RunRequest =
   | { kind: 'profile' | 'script'; target: TargetSpec; settings: RunSettings }
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
   | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
-  | CompareRunRequest;
+  | CompareRunRequest
+  | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number }
+  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[] };
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult;
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult | StartupResult | BenchResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -40,6 +44,8 @@ export const RUN_TITLES: Record<RunKind, string> = {
   script: 'Profile Script',
   attach: 'Attach and Profile',
   compare: 'Compare',
+  startup: 'Profile Startup',
+  bench: 'Run Benchmark',
 };
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */

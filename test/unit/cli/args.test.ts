@@ -28,7 +28,7 @@ describe('CLI arguments', () => {
     [['compare', '--env-a', 'X', '--', 'node', 'a.js'], /--env-a takes NAME=VALUE/],
     [['compare', '--base', 'HEAD~1', '--pairs', '1', '--', 'node', 'a.js'], /--pairs must be a whole number ≥ 2/],
     [['compare', '--base', 'HEAD~1', '--pairs', '6', '--budget', '60', '--', 'node', 'a.js'], /leave out --target-ci and --budget/],
-    [['verify', '--base', 'HEAD~1', '--', 'node', 'a.js'], /--base works with `hotpath compare` only/],
+    [['verify', '--base', 'HEAD~1', '--', 'node', 'a.js'], /--base works with `hotpath compare` and `hotpath startup`/],
     [['profile', '--attach', '1', '--', 'node', 'a.js'], /leave out the command/],
     [['profile', '--bogus'], /Unknown option/],
   ] as const) {

@@ -1,0 +1,105 @@
+// `hotpath bench` on real tinybench files (test/fixtures/npm-apps/bench-suite, tinybench from npm):
+// two implementations with a known cost ratio ordered correctly, V8's view of each task, a task V8
+// optimises away flagged, the interleaved comparison's verdict, stored baselines; node:bench on Node
+// 26.9+. The CLI runs on the Node version under test, and so does the benchmark.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT, runCli, runCliOn } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
+
+const SUITE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'bench-suite');
+/** Short tasks: the test is about what is found, not precision. */
+const SHORT = ['--env', 'BENCH_TIME_MS=150'];
+const task = (doc: any, name: string) => doc.bench.tasks.find((t: any) => t.name === name);
+
+for (const [major, label] of NODE_MATRIX) {
+  describe(`hotpath bench, Node ${major} (${label})`, function () {
+    this.timeout(240_000);
+    let node = process.execPath;
+
+    before(function () {
+      node = nodeFor(this, major);
+    });
+
+    it('tinybench: per-task ops/s, mean and p99 per op with intervals, V8\'s view; the 4×-work task is slower; the discarded task is flagged', async () => {
+      const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', '3', ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 230_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const doc = run.json();
+      assert.equal(doc.bench.harness, 'tinybench');
+      assert.match(doc.bench.nodeVersion, new RegExp(`^v${major}\\.`));
+      assert.deepEqual(doc.bench.tasks.map((t: any) => t.name), ['slow', 'fast', 'discarded']);
+      for (const t of doc.bench.tasks) {
+        for (const key of ['name', 'opsPerSec', 'rme', 'samples', 'meanNs', 'p99Ns', 'v8', 'warnings']) assert.ok(key in t, `tasks[].${key}`);
+        assert.ok(t.opsPerSec > 0 && t.meanNs > 0 && t.p99Ns > 0 && t.samples > 0 && t.runs === 3, JSON.stringify(t));
+        assert.ok(t.meanNsCi.low <= t.meanNs && t.meanNs <= t.meanNsCi.high);
+        assert.ok(t.v8 && typeof t.v8.tier === 'string', `V8's view of ${t.name}: ${JSON.stringify(t.v8)}`);
+      }
+      const slow = task(doc, 'slow');
+      const fast = task(doc, 'fast');
+      assert.ok(fast.opsPerSec > slow.opsPerSec, `fast (one pass) beats slow (four passes): ${fast.opsPerSec} vs ${slow.opsPerSec}`);
+      assert.ok(task(doc, 'discarded').warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY'), JSON.stringify(task(doc, 'discarded').warnings));
+      assert.ok(!slow.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY') && !fast.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY'));
+      assert.equal(doc.v8.collected, true, JSON.stringify(doc.v8));
+    });
+
+    if (Number(major) >= 26) {
+      it('node:bench: the same two checksums, ordered, with V8\'s view', async () => {
+        const run = await runCliOn(node, ['bench', 'checksum.node-bench.js', '--runs', '2', '--json'], { cwd: SUITE, timeoutMs: 230_000 });
+        assert.equal(run.code, 0, run.stderr);
+        const doc = run.json();
+        assert.equal(doc.bench.harness, 'node:bench');
+        assert.ok(task(doc, 'checksum › fast').opsPerSec > task(doc, 'checksum › slow').opsPerSec, JSON.stringify(doc.bench.tasks));
+        assert.ok(task(doc, 'checksum › slow').v8, 'V8\'s view of the node:bench function');
+      });
+    }
+  });
+}
+
+describe('hotpath bench: comparisons and baselines', function () {
+  this.timeout(300_000);
+  let cwd: string;
+  before(() => {
+    cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-'));
+  });
+  after(() => { if (cwd) fs.rmSync(cwd, { recursive: true, force: true }); });
+
+  it('--compare slow,fast: interleaved process pairs; the verdict says "faster" with a ratio below 1', async () => {
+    // Adaptive pairs (5 to 20, until ±3%): on a machine busy with other tests a fixed few pairs can be too few.
+    const run = await runCli(['bench', path.join(SUITE, 'checksum.bench.js'), '--runs', '1', '--tasks', 'slow,fast', '--compare', 'slow,fast', '--env', 'BENCH_TIME_MS=300', '--no-v8', '--json'], { cwd, timeoutMs: 290_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const c = run.json().bench.comparison;
+    assert.equal(c.kind, 'tasks');
+    assert.equal(c.verdict, 'faster', JSON.stringify(c));
+    assert.ok(c.pairs >= 5 && c.pairs <= 20);
+    const m = c.metrics.meanNs;
+    assert.ok(m.ratio < 1 && m.ciHigh < 1 && m.pValue < 0.05, JSON.stringify(m));
+    assert.match(c.summary, /"fast" against "slow": faster/);
+  });
+
+  it('--save then --baseline: stored per-process means, compared on the ratio scale; a missing baseline says how to make one', async () => {
+    const base = ['bench', path.join(SUITE, 'checksum.bench.js'), '--runs', '2', '--tasks', 'fast', ...SHORT, '--no-v8', '--json'];
+    const saved = await runCli([...base, '--save', 'checksum'], { cwd, timeoutMs: 200_000 });
+    assert.equal(saved.code, 0, saved.stderr);
+    const file = saved.json().bench.baselinePath;
+    assert.ok(fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).tasks.fast.runMeansNs.length === 2);
+    const again = await runCli([...base, '--baseline', 'checksum'], { cwd, timeoutMs: 200_000 });
+    assert.ok(again.code === 0 || again.code === 3, again.stderr);
+    const c = again.json().bench.comparison;
+    assert.equal(c.kind, 'baseline');
+    assert.ok(['faster', 'slower', 'no-significant-change'].includes(c.verdict));
+    assert.ok(c.metrics['meanNs:fast'].ratio > 0);
+    const missing = await runCli([...base, '--baseline', 'nope'], { cwd });
+    assert.equal(missing.code, 1);
+    assert.match(missing.json().error.message, /hotpath bench FILE --save nope/);
+  });
+
+  it('a file for neither harness is refused with what to do', async () => {
+    const file = path.join(cwd, 'plain.js');
+    fs.writeFileSync(file, 'console.log(1)\n');
+    const run = await runCli(['bench', file, '--json'], { cwd });
+    assert.equal(run.code, 2);
+    assert.match(run.json().error.message, /imports neither tinybench nor node:bench/);
+  });
+});
