@@ -30,7 +30,7 @@ export async function resolveCommit(repoRoot: string, rev: string): Promise<stri
  */
 export async function checkoutRevision(cwd: string, rev: string, logger: Logger): Promise<Worktree> {
   const repoRoot = await repositoryRoot(cwd);
-  if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${cwd} is not inside a git repository.`);
+  if (!repoRoot) throw invalidOption(`Running revision ${rev} needs a git repository, but ${cwd} is not inside one: run Hotpath in the repository's folder (or give --cwd).`);
   const sha = await resolveCommit(repoRoot, rev);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-base-${sha.slice(0, 8)}-`));
   try {

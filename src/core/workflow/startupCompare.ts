@@ -168,7 +168,7 @@ export async function runStartupVariants(request: StartupVariantsRequest, deps: 
   const say = (message: string) => deps.onProgress?.({ stage: 'starting', message });
   const sides: StartupSide[] = [];
   try {
-    if (request.nodes?.length) for (const n of request.nodes) { say(`Finding Node ${n}`); sides.push(await runtimeSide(n, base)); }
+    if (request.nodes?.length) for (const n of request.nodes) sides.push(await runtimeSide(n, base, { ...deps, onProgress: say }));
     if (request.revisions?.length) for (const r of request.revisions) sides.push(await revisionSide(r, base, { ...deps, onProgress: say }));
     if (request.base !== undefined) {
       sides.push(await revisionSide(request.base, base, { ...deps, onProgress: say }));
