@@ -15,6 +15,7 @@ export const USAGE = `Usage:
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
   hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
+  hotpath compare  --startup --node A --node B | --base REV [--pairs N] [--json] -- <command...>
   hotpath startup  [--runs N] [--warmup N] [--profile-runs N] [--until exit|listen] [--json] -- <command...>
   hotpath bench    <file> [--runs N] [--tasks A,B] [--compare A,B | --against FILE2] [--save NAME | --baseline NAME] [--json]
 
@@ -104,7 +105,7 @@ const OPTIONS = {
   pairs: { type: 'string' }, 'target-ci': { type: 'string' }, budget: { type: 'string' }, 'min-pairs': { type: 'string' }, 'max-pairs': { type: 'string' },
   prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, alpha: { type: 'string' },
   timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
-  'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' },
+  'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' }, startup: { type: 'boolean' },
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
@@ -249,7 +250,11 @@ export function parseCli(rawArgv: string[]): CliArgs {
     return { help: true } as CliArgs;
   }
   if (!['profile', 'baseline', 'verify', 'report', 'compare', 'startup', 'bench'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare, report, startup or bench.`);
-  const subcommand = sub as Subcommand;
+  // `hotpath compare --startup` is `hotpath startup --node A --node B | --base REV`: cold starts of two
+  // variants on the same interleaved engine.
+  if (values.startup && sub !== 'compare') throw invalidOption('--startup works with `hotpath compare` (cold starts of two variants).');
+  if (values.startup && values.node === undefined && values.base === undefined) throw invalidOption('`hotpath compare --startup` compares the cold starts of two variants: give --node A --node B or --base REV.');
+  const subcommand = (values.startup ? 'startup' : sub) as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
   if (values.diff && (subcommand !== 'report' || values.html === undefined)) throw invalidOption('--diff works with `hotpath report --html OUT.html --diff BEFORE.cpuprofile AFTER.cpuprofile`.');

@@ -11,6 +11,12 @@ describe('CLI arguments', () => {
     assert.deepEqual(a.load.headers, ['x-a: 1']);
   });
 
+  it('compare --startup is a startup comparison of the two variants', () => {
+    const a = parseCli(['compare', '--startup', '--node', '22', '--node', '24', '--', 'node', 'cli.js']);
+    assert.equal(a.subcommand, 'startup');
+    assert.deepEqual(a.startup?.variants?.nodes, ['22', '24']);
+  });
+
   it('takes the app port from --url', () => {
     assert.equal(parseCli(['profile', '--url', 'http://127.0.0.1:8080/x', '--', 'node', 'a.js']).port, 8080);
   });
@@ -24,6 +30,8 @@ describe('CLI arguments', () => {
     [['profile', '--env', 'NOVALUE', '--', 'node', 'a.js'], /--env takes NAME=VALUE/],
     [['verify', '--script', '--', 'node', 'a.js'], /--script works with `hotpath profile` and `hotpath compare`/],
     [['compare', '--', 'node', 'a.js'], /Nothing to compare: give the two sides something that differs/],
+    [['compare', '--startup', '--', 'node', 'a.js'], /give --node A --node B or --base REV/],
+    [['profile', '--startup', '--', 'node', 'a.js'], /--startup works with `hotpath compare`/],
     [['compare', '--node', '22', '--node', '24', '--node', '26', '--', 'node', 'a.js'], /at most twice/],
     [['compare', '--env-a', 'X', '--', 'node', 'a.js'], /--env-a takes NAME=VALUE/],
     [['compare', '--base', 'HEAD~1', '--pairs', '1', '--', 'node', 'a.js'], /--pairs must be a whole number ≥ 2/],
