@@ -13,6 +13,7 @@ import { terminalText } from '../shared/text/safe';
 import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
+import { comparisonLine, eventLoopBlock, growthLine, memoryBlock, routesBlock } from './memoryOutput';
 
 /** The tier column: the tier, plus what is wrong with it in a word. */
 function tierCell(v8: V8FunctionSignals | undefined): string {
@@ -146,9 +147,11 @@ function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLine[]; p
 
 export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): string {
   const head = `Hotpath ${r.kind === 'script' ? 'script profile' : 'profile'}: ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)}, PID ${r.target.pid}${'port' in r.target && r.target.port ? `, port ${r.target.port}` : ''})\n`;
-  const load = r.kind === 'profile' ? `Load: ${loadLine(r.load)}\n` : `Ran ${(r.durationMs / 1000).toFixed(1)} s, ${r.target.signal ? `killed by ${r.target.signal}` : `exit code ${r.target.exitCode}`}\n`;
-  const files = `\nProfile: ${displayPath(r.profilePath, cwd)}${r.profiles.length > 1 ? ` (+${r.profiles.length - 1} more: ${r.profiles.slice(1).map((p) => text(p.thread)).join(', ')})` : ''}\n`;
-  return head + load + analysisBlock(r, cwd) + renderChecks('Checks after the run', r.checks) + warningsBlock(r.warnings) + files;
+  const load = r.kind === 'profile' ? `Load: ${loadLine(r.load)}\n${routesBlock(r.load)}` : `Ran ${(r.durationMs / 1000).toFixed(1)} s, ${r.target.signal ? `killed by ${r.target.signal}` : `exit code ${r.target.exitCode}`}\n`;
+  const heap = r.kind === 'profile' && r.memory?.allocations?.heapProfilePath ? `Heap profile: ${displayPath(r.memory.allocations.heapProfilePath, cwd)}${r.memory.allocations.flamegraphPath ? ` (flamegraph: ${displayPath(r.memory.allocations.flamegraphPath, cwd)})` : ''}\n` : '';
+  const files = `\nProfile: ${displayPath(r.profilePath, cwd)}${r.profiles.length > 1 ? ` (+${r.profiles.length - 1} more: ${r.profiles.slice(1).map((p) => text(p.thread)).join(', ')})` : ''}\n${heap}`;
+  const runtime = r.kind === 'profile' ? memoryBlock(r.memory, cwd) + eventLoopBlock(r.eventLoop, cwd) : '';
+  return head + load + analysisBlock(r, cwd) + runtime + renderChecks('Checks after the run', r.checks) + warningsBlock(r.warnings) + files;
 }
 
 export function renderReport(r: ReportResult, cwd: string): string {
@@ -157,7 +160,8 @@ export function renderReport(r: ReportResult, cwd: string): string {
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {
   const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms`).join('\n');
-  return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
+  const leak = r.leak ? `Leak check: ${growthLine(r.leak)}\n` : '';
+  return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n${leak}` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
 function metricLine(label: string, m: MetricComparison, fmt: (n: number) => string): string {
@@ -172,5 +176,6 @@ export function renderVerify(r: VerifyResult): string {
   const verdict = { faster: 'FASTER', slower: 'SLOWER', 'no-significant-change': 'NO SIGNIFICANT CHANGE' }[c.verdict];
   return `Hotpath verify against '${text(r.name)}' (baseline of ${text(String(r.baseline.createdAt))}): ${text(r.target.command.join(' '))}\n` +
     metricLine('req/s:', c.requestsPerSecond, int) + metricLine('p99:  ', c.p99Ms, ms) +
-    `  ${text(c.method)}\n\nVerdict: ${verdict} — ${text(c.summary)}\n` + warningsBlock(r.warnings);
+    `  ${text(c.method)}\n\nVerdict: ${verdict} — ${text(c.summary)}\n` +
+    (r.leak ? `Leak check: ${growthLine(r.leak)}\n${comparisonLine(r.leakComparison, `the baseline (${String(r.baseline.createdAt)})`)}` : '') + warningsBlock(r.warnings);
 }

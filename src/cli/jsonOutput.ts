@@ -5,8 +5,18 @@ import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import type { ScriptResult } from '../core/workflow/profileScript';
 import type { ReportResult } from '../core/workflow/report';
 import type { V8FunctionSignals } from '../core/v8/types';
+import type { LeakResult, LeakSummary } from '../core/workflow/leakCheck';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult;
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | LeakResult;
+
+/** `leak`: the verdict, growth per request with its interval, the rungs and the retaining sites. */
+function leakJson(l: LeakSummary) {
+  return {
+    verdict: l.verdict, bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh,
+    rungs: l.rungs, sites: l.sites, requests: l.requests, observations: l.n, df: l.df,
+    samplingIntervalBytes: l.samplingIntervalBytes, heapProfilePath: l.heapProfilePath,
+  };
+}
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -72,15 +82,26 @@ export function toJson(result: AnyResult): object {
     : { hotspots: [], lines: [], packages: [] };
   switch (result.kind) {
     case 'profile':
-      return { ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
+      return {
+        ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros,
+        ...(result.memory ? { memory: result.memory } : {}), ...(result.eventLoop ? { eventLoop: result.eventLoop } : {}), ...analysis,
+      };
     case 'script':
       return { ...base, target: result.target, load: null, durationMs: result.durationMs, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
     case 'report':
       return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis };
     case 'baseline':
-      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
+      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, ...(result.leak ? { leak: leakJson(result.leak) } : {}), profilePath: null, ...analysis };
     case 'verify':
-      return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, profilePath: null, ...analysis };
+      return {
+        ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison,
+        ...(result.leak ? { leak: leakJson(result.leak), leakComparison: result.leakComparison ?? null } : {}), profilePath: null, ...analysis,
+      };
+    case 'leak':
+      return {
+        ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, leak: leakJson(result.leak),
+        previous: result.previous, checks: result.checks, profilePath: null, ...analysis,
+      };
   }
 }
 

@@ -11,14 +11,21 @@ import { reportProfile } from '../core/workflow/report';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
+import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeDiffReport, writeFlameReport } from './htmlReport';
+import { htmlPathFor, writeDiffReport, writeFlameReport, writePayloadReport } from './htmlReport';
+import { addBlockingLane } from '../core/loop/flameLane';
+import { allocationFlamePayload } from '../core/memory/flame';
+import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
 import { runEmergencyStops } from '../core/common/emergency';
+import { checkForLeaks } from '../core/workflow/leakCheck';
+import { readLoadFile } from '../core/load/loadFile';
+import type { LoadOptionsInput } from '../core/load/options';
 
 /** Longest a graceful stop (first Ctrl-C) may take before Hotpath stops everything at once. */
 const GRACEFUL_STOP_MS = 15_000;
@@ -34,8 +41,18 @@ function stderrLogger(verbose: boolean): Logger {
   return { trace: write('trace'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
+/** The load options with the routes of --load-file (after any --request). */
+async function loadWithFile(args: CliArgs): Promise<LoadOptionsInput> {
+  if (!args.loadFile) return args.load;
+  const routes = await readLoadFile(args.loadFile);
+  return { ...args.load, routes: [...(args.load.routes ?? []), ...routes] };
+}
+
 async function run(args: CliArgs, cts: CancellationTokenSource, progress: ProgressView): Promise<AnyResult> {
   const deps = { token: cts.token, logger: stderrLogger(args.verbose), onProgress: (p: Parameters<ProgressView['update']>[0]) => progress.update(p) };
+  args.load = await loadWithFile(args);
+  const memory = { memoryIntervalBytes: args.memoryIntervalBytes, blockThresholdMs: args.blockThresholdMs };
+  const leakOptions = args.rungRequests !== undefined || args.idleSeconds !== undefined ? { rungRequests: args.rungRequests, idleSeconds: args.idleSeconds } : undefined;
   const name = args.name ?? baselineNameFromCommand(args.command);
   const target = { command: args.command, cwd: args.cwd, env: args.env, port: args.port, readyTimeoutMs: args.readyTimeoutMs };
   switch (args.subcommand) {
@@ -44,16 +61,18 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, token: cts.token });
     case 'profile':
       if (args.attach) {
-        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
+        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
       }
       if (args.script) {
         return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs, v8: args.v8 }, deps);
       }
-      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
+      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
     case 'baseline':
-      return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
+      return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name, ...(args.leak ? { leak: leakOptions ?? true } : {}) }, deps);
     case 'verify':
-      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name }, deps);
+      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, ...(args.leak === false ? { leak: false } : leakOptions ? { leak: leakOptions } : {}) }, deps);
+    case 'leak':
+      return checkForLeaks({ ...target, load: args.load, name, outDir: args.out, limit: args.limit, ...(leakOptions ?? {}) }, deps);
   }
 }
 
@@ -69,12 +88,23 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   }
   if ((result.kind === 'profile' || result.kind === 'script') && result.profilePath) {
     try {
-      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
+      if (result.kind === 'profile') await writeAllocationFlamegraph(result);
+      const blocking = result.kind === 'profile' ? result.memoryExtras?.blocking : undefined;
+      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking));
     } catch (err) {
       process.stderr.write(`hotpath: could not write the flamegraph HTML: ${terminalText(errorMessage(err), true)}\n`);
     }
   }
   return null;
+}
+
+/** `<profile>.heapprofile.html` next to the heap profile, when --memory sampled allocations. */
+async function writeAllocationFlamegraph(result: ProfileResult): Promise<void> {
+  const model = result.memoryExtras?.allocationModel;
+  const file = result.memory?.allocations?.heapProfilePath;
+  if (!model || !file) return;
+  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total });
+  result.memory!.allocations!.flamegraphPath = await writePayloadReport(payload, `${file}.html`);
 }
 
 function render(result: AnyResult, cwd: string): string {
@@ -83,6 +113,7 @@ function render(result: AnyResult, cwd: string): string {
     case 'report': return renderReport(result, cwd);
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result);
+    case 'leak': return renderLeak(result, cwd);
   }
 }
 
@@ -132,7 +163,8 @@ export async function main(argv: string[]): Promise<number> {
     const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, args.cwd)} (open it in a browser)\n` : '';
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args.cwd) + flameLine, true));
-    return result.kind === 'verify' && result.comparison.verdict === 'slower' ? EXIT_REGRESSION : EXIT_OK;
+    const regressed = (result.kind === 'verify' && (result.comparison.verdict === 'slower' || result.leakComparison?.change === 'new-leak'));
+    return regressed ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
