@@ -29,6 +29,13 @@ export interface LoadedProfile {
   before?: ProfileModel;
   /** The flamegraph, when it was built with the profile (off the main thread); else built on demand. */
   payload?: import('../shared/flame/payload').FlamePayload;
+  /** Allocation, and event-loop annotations by file (a run with them). */
+  runtime?: Map<string, import('../core/annotate').RuntimeFileAnnotations>;
+  /** The run's allocation profile (--memory), for the flamegraph's Allocations view. */
+  allocation?: { model: ProfileModel; requests: number | null; title: string };
+  /** Blocking episodes of the run, for the flame chart's lane. */
+  blocking?: import('../core/loop/blocking').BlockingAnalysis;
+  eventLoop?: import('../core/workflow/memoryAndLoop').EventLoopResult;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface BlockingLine {
   episodes: number;
   /** Lengths of those episodes (ms, longest first, at most 20): what a hover lists. */
   episodeMs: number[];
+  /** The median length of all of them (ms). */
+  medianEpisodeMs: number;
 }
 
 export interface BlockingAnalysis {
@@ -161,7 +163,8 @@ export async function analyzeBlocking(model: ProfileModel, episodes: readonly nu
     const ks = new Set<number>();
     for (const g of fs) for (const k of episodesOf.get(g) ?? []) ks.add(k);
     const lengths = [...ks].map(wallMs).sort((a, b) => b - a);
-    return { function: functionLabel(attribution.functions[l.fn]), file: l.file, line: l.line, blockedMs: round(l.ownUs / 1000), episodes: ks.size, episodeMs: lengths.slice(0, 20).map(round) };
+    const mid = lengths.length ? (lengths.length % 2 ? lengths[(lengths.length - 1) / 2] : (lengths[lengths.length / 2 - 1] + lengths[lengths.length / 2]) / 2) : 0;
+    return { function: functionLabel(attribution.functions[l.fn]), file: l.file, line: l.line, blockedMs: round(l.ownUs / 1000), episodes: ks.size, episodeMs: lengths.slice(0, 20).map(round), medianEpisodeMs: round(mid) };
   });
 
   // The culprit line of an episode: its function's heaviest blocking line, else the function itself.

@@ -13,7 +13,7 @@ export interface HotpathLaunchConfig {
   type?: string;
   request?: string;
   name?: string;
-  mode?: 'profile' | 'baseline' | 'verify' | 'script';
+  mode?: 'profile' | 'baseline' | 'verify' | 'script' | 'leak';
   program?: string;
   command?: string[];
   runtimeExecutable?: string;
@@ -24,9 +24,11 @@ export interface HotpathLaunchConfig {
   runs?: number;
   baselineName?: string;
   samplingIntervalMicros?: number;
+  /** Profile mode: sample allocations too. */
+  memory?: boolean;
 }
 
-const MODES = ['profile', 'baseline', 'verify', 'script'] as const;
+const MODES = ['profile', 'baseline', 'verify', 'script', 'leak'] as const;
 const EXAMPLE = '{"type": "hotpath", "request": "launch", "name": "Profile", "mode": "profile", "program": "${workspaceFolder}/server.js"}';
 
 export function requestFromLaunchConfig(config: HotpathLaunchConfig, folder: string, defaults: RunSettings): RunRequest {
@@ -49,6 +51,9 @@ export function requestFromLaunchConfig(config: HotpathLaunchConfig, folder: str
     load: { ...defaults.load, ...(config.load ?? {}) },
     runs: config.runs ?? defaults.runs,
     samplingIntervalMicros: config.samplingIntervalMicros ?? defaults.samplingIntervalMicros,
+    ...(config.memory === true ? { memoryIntervalBytes: defaults.memoryIntervalBytes ?? 32768 } : config.memory === false ? {} : defaults.memoryIntervalBytes ? { memoryIntervalBytes: defaults.memoryIntervalBytes } : {}),
+    ...(defaults.blockThresholdMs ? { blockThresholdMs: defaults.blockThresholdMs } : {}),
+    ...(defaults.leak ? { leak: defaults.leak } : {}),
   };
   if (mode === 'baseline' || mode === 'verify') {
     if (settings.runs < 2) throw new Error('launch.json: "runs" must be at least 2: a comparison needs the spread between runs.');

@@ -10,16 +10,17 @@ import type { ScriptResult } from '../../core/workflow/profileScript';
 import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import type { PreflightCheck } from '../../core/workflow/preflight';
 import type { RunSettings } from '../settings';
+import type { LeakResult } from '../../core/workflow/leakCheck';
 import type { TargetSpec } from '../targets/targetSpec';
 
-export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach';
+export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'leak';
 
 export type RunRequest =
-  | { kind: 'profile' | 'script'; target: TargetSpec; settings: RunSettings }
+  | { kind: 'profile' | 'script' | 'leak'; target: TargetSpec; settings: RunSettings }
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
   | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string };
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult;
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | LeakResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -27,6 +28,7 @@ export const RUN_TITLES: Record<RunKind, string> = {
   verify: 'Verify Against Baseline',
   script: 'Profile Script',
   attach: 'Attach and Profile',
+  leak: 'Check for Leaks',
 };
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */
