@@ -5,13 +5,15 @@ import type { LoadOptionsInput } from '../core/load/options';
 import type { AttachSpec } from '../core/target/attach';
 import type { SideSpec } from '../core/variants/sides';
 import type { InterleaveSettings } from '../core/workflow/interleave';
+import { DEFAULT_SAMPLING_INTERVAL_BYTES } from '../core/memory/allocationSampler';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
   hotpath profile  --script [--json] [--out DIR] [--timeout S] -- <command...>
   hotpath profile  --attach PID|HOST:PORT|ws://URL --port N [load options] [--json]
   hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
-  hotpath verify   [load options] [--runs N] [--name NAME] [--json] -- <command...>
+  hotpath verify   [load options] [--runs N] [--name NAME] [--no-leak] [--json] -- <command...>
+  hotpath leak     [load options] [--rung N] [--idle S] [--name NAME] [--json] -- <command...>
   hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
   hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
@@ -23,6 +25,24 @@ Load options:
   --url URL | --port N --path P    where to send load (default: the port the app listens on, path /)
   --method M, --header K:V (repeatable), --body TEXT
   --connections N (10), --duration S (10), --warmup S (3), --pipelining N (1)
+  --request METHOD:PATH[:WEIGHT]   several routes in one run, e.g. --request GET:/orders:20
+                                   --request GET:/report:1 (repeatable; results per route)
+  --load-file FILE          the routes as JSON: {"requests": [{"method", "path", "headers",
+                            "body", "weight"}, …]}
+
+Memory and the event loop (profile):
+  --memory                  sample allocations over the profiled window (V8's sampling heap
+                            profiler, objects the GC already freed included): sites by bytes/request
+  --memory-interval BYTES   mean bytes between allocation samples (default 32768)
+  --block-threshold MS      loop turns at least this long are blocking episodes (default 20)
+  The event-loop delay, utilization, GC pauses and blocking episodes are always reported.
+
+Leak check (leak; baseline --leak keeps one with the baseline, verify repeats it):
+  --rung N                  requests between the first heap measurements (default 2000): the heap
+                            is measured after the warm-up, after N, 2N and 4N requests and after --idle
+  --idle S                  seconds without load before the last measurement (default 5)
+  --leak                    baseline: also run a leak check and keep its growth rate
+  --no-leak                 verify: skip the leak check a baseline recorded
 
 Attach (profile a running process, which keeps running):
   --attach PID              SIGUSR1 opens its inspector (on --inspect-port, default 9229)
@@ -99,6 +119,9 @@ const OPTIONS = {
   env: { type: 'string', multiple: true }, cwd: { type: 'string' }, 'ready-timeout': { type: 'string' },
   'sampling-interval': { type: 'string' }, limit: { type: 'string' }, 'no-workers': { type: 'boolean' }, 'no-v8': { type: 'boolean' }, 'no-attribution': { type: 'boolean' },
   runs: { type: 'string' }, name: { type: 'string' }, out: { type: 'string' }, script: { type: 'boolean' },
+  request: { type: 'string', multiple: true }, 'load-file': { type: 'string' },
+  memory: { type: 'boolean' }, 'memory-interval': { type: 'string' }, 'block-threshold': { type: 'string' },
+  rung: { type: 'string' }, idle: { type: 'string' }, leak: { type: 'boolean' }, 'no-leak': { type: 'boolean' },
   attach: { type: 'string' }, 'inspect-port': { type: 'string' },
   base: { type: 'string' }, node: { type: 'string', multiple: true }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true },
   'node-arg-a': { type: 'string', multiple: true }, 'node-arg-b': { type: 'string', multiple: true }, 'label-a': { type: 'string' }, 'label-b': { type: 'string' },
@@ -110,7 +133,7 @@ const OPTIONS = {
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
-export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench';
+export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench' | 'leak';
 
 export interface CliArgs {
   attach?: AttachSpec;
@@ -133,6 +156,16 @@ export interface CliArgs {
   name?: string;
   out?: string;
   script: boolean;
+  /** --load-file: read (and validated) when the command runs; its routes join `load.routes`. */
+  loadFile?: string;
+  /** profile --memory: the allocation sampling interval in bytes; undefined when off. */
+  memoryIntervalBytes?: number;
+  blockThresholdMs?: number;
+  /** leak: requests between the first rungs, idle seconds before the last. */
+  rungRequests?: number;
+  idleSeconds?: number;
+  /** baseline --leak (true), verify --no-leak (false). */
+  leak?: boolean;
   timeoutMs?: number;
   /** report: write the flamegraph HTML here (absolute). */
   html?: string;
@@ -164,6 +197,12 @@ function positiveInt(flag: string, raw: string | undefined, min = 1): number | u
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw invalidOption(`${flag} must be a whole number ≥ ${min} (got '${raw}').`);
+  return n;
+}
+
+function nonNegativeSeconds(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw invalidOption(`${flag} must be a number of seconds ≥ 0 (got '${raw}').`);
   return n;
 }
 
@@ -249,7 +288,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values.help || sub === undefined || sub === 'help') {
     return { help: true } as CliArgs;
   }
-  if (!['profile', 'baseline', 'verify', 'report', 'compare', 'startup', 'bench'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare, report, startup or bench.`);
+  if (!['profile', 'baseline', 'verify', 'report', 'compare', 'startup', 'bench', 'leak'].includes(sub)) throw invalidOption(`Unknown command '${sub}'. Use profile, baseline, verify, compare, leak, report, startup or bench.`);
   // `hotpath compare --startup` is `hotpath startup --node A --node B | --base REV`: cold starts of two
   // variants on the same interleaved engine.
   if (values.startup && sub !== 'compare') throw invalidOption('--startup works with `hotpath compare` (cold starts of two variants).');
@@ -287,6 +326,15 @@ export function parseCli(rawArgv: string[]): CliArgs {
     if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);
   }
   const bench = subcommand === 'bench' ? parseBench(values) : undefined;
+  if ((values.memory || values['memory-interval'] !== undefined) && (subcommand !== 'profile' || values.script)) throw invalidOption('--memory works with `hotpath profile` under load (`hotpath leak` checks for leaks).');
+  if (values['block-threshold'] !== undefined && (subcommand !== 'profile' || values.script)) throw invalidOption('--block-threshold works with `hotpath profile` under load.');
+  if ((values.rung !== undefined || values.idle !== undefined) && !(subcommand === 'leak' || (subcommand === 'baseline' && values.leak) || subcommand === 'verify')) throw invalidOption('--rung and --idle set the leak check: use them with `hotpath leak`, `hotpath baseline --leak` or `hotpath verify`.');
+  if (values.leak && subcommand !== 'baseline') throw invalidOption(subcommand === 'leak' ? '`hotpath leak` always checks for leaks; --leak is for `hotpath baseline`.' : '--leak works with `hotpath baseline` (verify repeats the check a baseline recorded; --no-leak skips it).');
+  if (values['no-leak'] && subcommand !== 'verify') throw invalidOption('--no-leak works with `hotpath verify`.');
+  if ((values.request !== undefined || values['load-file'] !== undefined) && (subcommand === 'report' || values.script)) throw invalidOption('--request and --load-file describe HTTP load: use them with profile, baseline, verify or leak.');
+  if ((values.request !== undefined || values['load-file'] !== undefined) && (values.path !== undefined || values.method !== undefined || values.body !== undefined)) {
+    throw invalidOption('--request and --load-file name each route\'s method and path: leave out --path, --method and --body (--header applies to every route).');
+  }
 
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -304,6 +352,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values.duration !== undefined) load.durationSeconds = values.duration;
   if (values.warmup !== undefined) load.warmupSeconds = values.warmup;
   if (values.pipelining !== undefined) load.pipelining = values.pipelining;
+  if (values.request !== undefined) load.routes = values.request;
   const port = positiveInt('--port', values.port);
   if (port !== undefined && port > 65535) throw invalidOption(`--port must be at most 65535 (got ${port}).`);
   let urlPort: number | undefined;
@@ -325,6 +374,12 @@ export function parseCli(rawArgv: string[]): CliArgs {
     name: values.name,
     out: values.out ? path.resolve(values.out) : undefined,
     script: Boolean(values.script),
+    loadFile: values['load-file'] !== undefined ? path.resolve(values['load-file']) : undefined,
+    memoryIntervalBytes: values.memory || values['memory-interval'] !== undefined ? positiveInt('--memory-interval', values['memory-interval'], 512) ?? DEFAULT_SAMPLING_INTERVAL_BYTES : undefined,
+    blockThresholdMs: positiveInt('--block-threshold', values['block-threshold'], 2),
+    rungRequests: positiveInt('--rung', values.rung, 10),
+    idleSeconds: values.idle !== undefined ? nonNegativeSeconds('--idle', values.idle) : undefined,
+    leak: values.leak ? true : values['no-leak'] ? false : undefined,
     timeoutMs: values.timeout !== undefined ? positiveSeconds('--timeout', values.timeout)! * 1000 : undefined,
     html: values.html !== undefined ? path.resolve(values.html) : undefined,
     diff: Boolean(values.diff),

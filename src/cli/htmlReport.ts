@@ -50,9 +50,15 @@ async function write(out: string, html: string): Promise<string> {
 }
 
 /** Model → HTML file; returns the absolute path. With V8 signals, frames carry their tier and deopt count. */
-export async function writeFlameReport(model: ProfileModel, out: string, v8Functions?: ReadonlyMap<number, V8FunctionSignals>): Promise<string> {
+export async function writeFlameReport(model: ProfileModel, out: string, v8Functions?: ReadonlyMap<number, V8FunctionSignals>, decorate?: (payload: FlamePayload) => void): Promise<string> {
   const payload = buildFlamePayload(model);
   if (v8Functions?.size) addV8FlameExtras(payload, v8Functions);
+  decorate?.(payload);
+  return write(out, renderReportHtml(payload));
+}
+
+/** A prepared payload (e.g. an allocation profile's) → HTML file. */
+export async function writePayloadReport(payload: FlamePayload, out: string): Promise<string> {
   return write(out, renderReportHtml(payload));
 }
 

@@ -16,6 +16,7 @@ import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
 import { perSecondSpread } from '../core/load/perSecondSpread';
+import { comparisonLine, eventLoopBlock, growthLine, memoryBlock, routesBlock } from './memoryOutput';
 
 /** The tier column: the tier, plus what is wrong with it in a word. */
 function tierCell(v8: V8FunctionSignals | undefined): string {
@@ -161,9 +162,11 @@ export function analysisBlock(r: { hotspots: ThreadHotspot[]; lines: ThreadHotLi
 
 export function renderProfile(r: ProfileResult | ScriptResult, cwd: string): string {
   const head = `Hotpath ${r.kind === 'script' ? 'script profile' : 'profile'}: ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)}, PID ${r.target.pid}${'port' in r.target && r.target.port ? `, port ${r.target.port}` : ''})\n`;
-  const load = r.kind === 'profile' ? `Load: ${loadLine(r.load)}\n` : `Ran ${(r.durationMs / 1000).toFixed(1)} s, ${r.target.signal ? `killed by ${r.target.signal}` : `exit code ${r.target.exitCode}`}\n`;
-  const files = `\nProfile: ${displayPath(r.profilePath, cwd)}${r.profiles.length > 1 ? ` (+${r.profiles.length - 1} more: ${r.profiles.slice(1).map((p) => text(p.thread)).join(', ')})` : ''}\n`;
-  return head + load + analysisBlock(r, cwd) + renderChecks('Checks after the run', r.checks) + warningsBlock(r.warnings) + files;
+  const load = r.kind === 'profile' ? `Load: ${loadLine(r.load)}\n${routesBlock(r.load)}` : `Ran ${(r.durationMs / 1000).toFixed(1)} s, ${r.target.signal ? `killed by ${r.target.signal}` : `exit code ${r.target.exitCode}`}\n`;
+  const heap = r.kind === 'profile' && r.memory?.allocations?.heapProfilePath ? `Heap profile: ${displayPath(r.memory.allocations.heapProfilePath, cwd)}${r.memory.allocations.flamegraphPath ? ` (flamegraph: ${displayPath(r.memory.allocations.flamegraphPath, cwd)})` : ''}\n` : '';
+  const files = `\nProfile: ${displayPath(r.profilePath, cwd)}${r.profiles.length > 1 ? ` (+${r.profiles.length - 1} more: ${r.profiles.slice(1).map((p) => text(p.thread)).join(', ')})` : ''}\n${heap}`;
+  const runtime = r.kind === 'profile' ? memoryBlock(r.memory, cwd) + eventLoopBlock(r.eventLoop, cwd) : '';
+  return head + load + analysisBlock(r, cwd) + runtime + renderChecks('Checks after the run', r.checks) + warningsBlock(r.warnings) + files;
 }
 
 export function renderReport(r: ReportResult, cwd: string): string {
@@ -175,7 +178,8 @@ export function renderReport(r: ReportResult, cwd: string): string {
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {
   const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms${x.cpuMsPerRequest !== undefined ? `, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request` : ''}`).join('\n');
-  return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
+  const leak = r.leak ? `Leak check: ${growthLine(r.leak)}\n` : '';
+  return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n${leak}` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
 /** `compareCommand`: the `hotpath compare` line to suggest when the baseline ran on another commit. */
@@ -183,6 +187,7 @@ export function renderVerify(r: VerifyResult, compareCommand?: string): string {
   const c = r.comparison;
   return `Hotpath verify against '${text(r.name)}' (baseline of ${text(String(r.baseline.createdAt))}): ${text(r.target.command.join(' '))}\n` +
     comparisonTable(c, ['baseline', 'now']) +
-    `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${text(c.summary)}\n` + warningsBlock(r.warnings) +
+    `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${text(c.summary)}\n` +
+    (r.leak ? `Leak check: ${growthLine(r.leak)}\n${comparisonLine(r.leakComparison, `the baseline (${String(r.baseline.createdAt)})`)}` : '') + warningsBlock(r.warnings) +
     (r.interleavedCompare && compareCommand ? `\n${interleavedHint(r.interleavedCompare)}\n  ${text(compareCommand)}\n` : '');
 }

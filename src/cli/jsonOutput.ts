@@ -13,7 +13,18 @@ import type { V8FunctionSignals } from '../core/v8/types';
 import type { CompareResult } from '../core/workflow/compare';
 import { compareJson } from './compareOutput';
 
-export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | CompareResult | StartupResult | BenchResult | StartupVariantsResult;
+import type { LeakResult, LeakSummary } from '../core/workflow/leakCheck';
+
+export type AnyResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | ReportResult | CompareResult | StartupResult | BenchResult | StartupVariantsResult | LeakResult;
+
+/** `leak`: the verdict, growth per request with its interval, the rungs and the retaining sites. */
+function leakJson(l: LeakSummary) {
+  return {
+    verdict: l.verdict, bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh,
+    rungs: l.rungs, sites: l.sites, requests: l.requests, observations: l.n, df: l.df,
+    samplingIntervalBytes: l.samplingIntervalBytes, heapProfilePath: l.heapProfilePath,
+  };
+}
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
@@ -141,15 +152,22 @@ export function toJson(result: AnyResult): object {
     : { hotspots: [], lines: [], packages: [] };
   switch (result.kind) {
     case 'profile':
-      return { ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
+      return {
+        ...base, target: result.target, load: result.load, loadOptions: result.loadOptions, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros,
+        ...(result.memory ? { memory: result.memory } : {}), ...(result.eventLoop ? { eventLoop: result.eventLoop } : {}), ...analysis,
+      };
     case 'script':
       return { ...base, target: result.target, load: null, durationMs: result.durationMs, profilePath: result.profilePath, profiles: result.profiles, samplingIntervalMicros: result.samplingIntervalMicros, ...analysis };
     case 'report':
       return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis, ...(result.diff ? { diff: { beforePath: result.diff.beforePath, functions: result.diff.functions, matched: result.diff.matched, compared: result.diff.compared } } : {}) };
     case 'baseline':
-      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, profilePath: null, ...analysis };
+      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, ...(result.leak ? { leak: leakJson(result.leak) } : {}), profilePath: null, ...analysis };
     case 'verify':
-      return { ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison, interleavedCompare: result.interleavedCompare ?? null, profilePath: null, ...analysis };
+      return {
+        ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison,
+        interleavedCompare: result.interleavedCompare ?? null,
+        ...(result.leak ? { leak: leakJson(result.leak), leakComparison: result.leakComparison ?? null } : {}), profilePath: null, ...analysis,
+      };
     case 'compare':
       return compareJson(result, null);
     case 'startup-compare':
@@ -168,6 +186,11 @@ export function toJson(result: AnyResult): object {
       return { version: 1, command: 'bench', warnings: result.warnings, bench: benchJson(result), ...(result.v8 ? { v8: result.v8 } : {}), hotspots: [], lines: [], packages: [] };
     case 'startup':
       return { ...base, target: result.target, load: null, startup: startupJson(result), advice: result.advice, profilePath: result.profilePath, profiles: result.profiles, ...analysis };
+    case 'leak':
+      return {
+        ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, leak: leakJson(result.leak),
+        previous: result.previous, checks: result.checks, profilePath: null, ...analysis,
+      };
   }
 }
 

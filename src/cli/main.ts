@@ -16,17 +16,24 @@ import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
+import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport } from './htmlReport';
+import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport } from './htmlReport';
 import { compareJson, renderCompare } from './compareOutput';
 import { compareCommandFor } from './compareHint';
 import { compareVariants } from '../core/workflow/compare';
+import { addBlockingLane } from '../core/loop/flameLane';
+import { allocationFlamePayload } from '../core/memory/flame';
+import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
 import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
 import { runEmergencyStops } from '../core/common/emergency';
+import { checkForLeaks } from '../core/workflow/leakCheck';
+import { readLoadFile } from '../core/load/loadFile';
+import type { LoadOptionsInput } from '../core/load/options';
 
 /**
  * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
@@ -56,8 +63,18 @@ function stderrLogger(verbose: boolean): Logger {
   return { trace: write('trace'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
+/** The load options with the routes of --load-file (after any --request). */
+async function loadWithFile(args: CliArgs): Promise<LoadOptionsInput> {
+  if (!args.loadFile) return args.load;
+  const routes = await readLoadFile(args.loadFile);
+  return { ...args.load, routes: [...(args.load.routes ?? []), ...routes] };
+}
+
 async function run(args: CliArgs, cts: CancellationTokenSource, progress: ProgressView): Promise<AnyResult> {
   const deps = { token: cts.token, logger: stderrLogger(args.verbose), onProgress: (p: Parameters<ProgressView['update']>[0]) => progress.update(p) };
+  args.load = await loadWithFile(args);
+  const memory = { memoryIntervalBytes: args.memoryIntervalBytes, blockThresholdMs: args.blockThresholdMs };
+  const leakOptions = args.rungRequests !== undefined || args.idleSeconds !== undefined ? { rungRequests: args.rungRequests, idleSeconds: args.idleSeconds } : undefined;
   const name = args.name ?? baselineNameFromCommand(args.command);
   const target = { command: args.command, cwd: args.cwd, env: args.env, port: args.port, readyTimeoutMs: args.readyTimeoutMs };
   switch (args.subcommand) {
@@ -66,16 +83,18 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, diffWith: args.diff ? args.files[0] : undefined, token: cts.token });
     case 'profile':
       if (args.attach) {
-        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
+        return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
       }
       if (args.script) {
         return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs, v8: args.v8 }, deps);
       }
-      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8 }, deps);
+      return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
     case 'baseline':
-      return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name }, deps);
+      return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name, ...(args.leak ? { leak: leakOptions ?? true } : {}) }, deps);
     case 'verify':
-      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, alpha: args.alpha }, deps);
+      return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, alpha: args.alpha, ...(args.leak === false ? { leak: false } : leakOptions ? { leak: leakOptions } : {}) }, deps);
+    case 'leak':
+      return checkForLeaks({ ...target, load: args.load, name, outDir: args.out, limit: args.limit, ...(leakOptions ?? {}) }, deps);
     case 'compare':
       return compareVariants({
         ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
@@ -123,12 +142,23 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   }
   if ((result.kind === 'profile' || result.kind === 'script' || result.kind === 'startup') && result.profilePath && result.model) {
     try {
-      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions);
+      if (result.kind === 'profile') await writeAllocationFlamegraph(result);
+      const blocking = result.kind === 'profile' ? result.memoryExtras?.blocking : undefined;
+      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking));
     } catch (err) {
       process.stderr.write(`hotpath: could not write the flamegraph HTML: ${terminalText(errorMessage(err), true)}\n`);
     }
   }
   return null;
+}
+
+/** `<profile>.heapprofile.html` next to the heap profile, when --memory sampled allocations. */
+async function writeAllocationFlamegraph(result: ProfileResult): Promise<void> {
+  const model = result.memoryExtras?.allocationModel;
+  const file = result.memory?.allocations?.heapProfilePath;
+  if (!model || !file) return;
+  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total });
+  result.memory!.allocations!.flamegraphPath = await writePayloadReport(payload, `${file}.html`);
 }
 
 function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null): string {
@@ -143,6 +173,7 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
     case 'startup': return renderStartup(result, cwd) + flameLine;
     case 'bench': return renderBench(result, cwd);
     case 'startup-compare': case 'startup-bisect': return renderStartupVariants(result);
+    case 'leak': return renderLeak(result, cwd);
   }
 }
 
@@ -193,6 +224,7 @@ export async function main(argv: string[]): Promise<number> {
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args, flamegraphPath), true));
     const regression = ((result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower')
+      || (result.kind === 'verify' && result.leakComparison?.change === 'new-leak')
       || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')
       || (result.kind === 'startup-compare' && result.comparison.verdict === 'slower');
     return regression ? EXIT_REGRESSION : EXIT_OK;

@@ -38,6 +38,13 @@ export const DEFAULT_VIEW_STATE: ViewState = {
   view: 'flamegraph', icicle: false, color: 'heat', hideIdle: true, hideGc: false, hideNode: false, justMyCode: false, byPackage: false, search: '', regex: false,
 };
 
+/** A dataset the host can show in the same panel (CPU time, allocations): the webview offers a switch. */
+export interface DataChoice {
+  id: string;
+  label: string;
+  active: boolean;
+}
+
 /** Host → webview. */
 export type HostMessage =
   | {
@@ -46,9 +53,11 @@ export type HostMessage =
       /** Can the host open files? (VS Code: yes; the standalone report: no, it shows paths.) */
       canOpenSource: boolean;
       state?: Partial<ViewState>;
+      /** Other datasets of the same run the user can switch to (the webview posts `showData`). */
+      choices?: DataChoice[];
     }
   /** A large payload: its header; `chunks` initChunk messages follow. Same meaning as `init` once complete. */
-  | ({ type: 'initBegin'; canOpenSource: boolean; state?: Partial<ViewState> } & ChunkedBegin)
+  | ({ type: 'initBegin'; canOpenSource: boolean; state?: Partial<ViewState>; choices?: DataChoice[] } & ChunkedBegin)
   | ({ type: 'initChunk' } & PayloadChunk)
   /** Select and reveal the hottest frame of a function (e.g. from a CodeLens "show in flamegraph"). */
   | { type: 'focus'; file: string; line: number; name?: string };
@@ -65,6 +74,8 @@ export type WebviewMessage =
   | { type: 'ready' }
   /** Open `file` at 1-based `line`/`column` (the original source when source-mapped). */
   | { type: 'openSource'; file: string; line: number; column: number }
+  /** Show another dataset of the run (one of the `choices` the host offered). */
+  | { type: 'showData'; id: string }
   | { type: 'error'; message: string };
 
 export function isWebviewMessage(value: unknown): value is WebviewMessage {
@@ -74,6 +85,7 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'ready': return true;
     case 'openSource': return typeof m.file === 'string' && m.file !== '' && Number.isInteger(m.line) && Number.isInteger(m.column);
     case 'error': return typeof m.message === 'string';
+    case 'showData': return typeof (value as { id?: unknown }).id === 'string';
     default: return false;
   }
 }
@@ -88,11 +100,12 @@ export interface InitOptions {
  * of building `init` themselves, so the protocol can split large payloads without host changes: a
  * payload up to `chunkBytes` is one `init`; a larger one is `initBegin` plus `initChunk`s.
  */
-export function initMessages(payload: FlamePayload, canOpenSource: boolean, state?: Partial<ViewState>, options: InitOptions = {}): HostMessage[] {
+export function initMessages(payload: FlamePayload, canOpenSource: boolean, state?: Partial<ViewState>, options: InitOptions & { choices?: DataChoice[] } = {}): HostMessage[] {
   const split = splitPayload(payload, options.chunkBytes);
-  if (!split) return [{ type: 'init', payload, canOpenSource, state }];
+  const choices = options.choices?.length ? { choices: options.choices } : {};
+  if (!split) return [{ type: 'init', payload, canOpenSource, state, ...choices }];
   return [
-    { type: 'initBegin', canOpenSource, state, ...split.begin },
+    { type: 'initBegin', canOpenSource, state, ...choices, ...split.begin },
     ...split.chunks.map((c): HostMessage => ({ type: 'initChunk', ...c })),
   ];
 }

@@ -18,6 +18,11 @@ import { StatusBar } from './status/statusBar';
 import { HotspotsView } from './views/hotspotsView';
 import { RunController } from './workflow/runController';
 import { v8Hooks } from './v8/hooks';
+import { runtimeHooks } from './runtime/hooks';
+import { retainedAnnotations } from './runtime/loaded';
+import type { LoadedProfile } from './session';
+import type { FlamePayload } from '../shared/flame/payload';
+import type { LeakResult } from '../core/workflow/leakCheck';
 
 /** Wires the pieces together; each piece gets only what it uses. */
 export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
@@ -27,7 +32,15 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
   const flame = new FlamePanel(context.extensionUri, log);
   const store = new AnnotationStore(session);
   const v8 = v8Hooks();
-  const applyContext = { session, flame, log, decorate: v8.decorate };
+  const runtime = runtimeHooks(session, store);
+  const decorate = (loaded: LoadedProfile) => {
+    const parts = [v8.decorate?.(loaded), runtime.decorate(loaded)].filter((d) => d !== undefined);
+    return parts.length ? (payload: FlamePayload) => { for (const d of parts) d(payload); } : undefined;
+  };
+  const applyContext = {
+    session, flame, log, decorate, flameChoices: runtime.choices,
+    showRetained: (result: LeakResult) => runtime.store.setRetained(retainedAnnotations(result), `${result.name} (${new Date().toLocaleTimeString()})`),
+  };
   const controller = new RunController(applyContext);
   const view = new HotspotsView(session);
   const files = { scheme: 'file' };
@@ -37,6 +50,7 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     new StatusBar(session),
     new HotLineDecorations(store),
     ...v8.register(store),
+    ...runtime.register(),
     vscode.languages.registerCodeLensProvider(files, new HotFunctionCodeLens(store, v8.codeLensSummary)),
     vscode.languages.registerHoverProvider(files, new HotLineHover(store, v8.hoverMarkdown)),
     vscode.languages.registerCodeLensProvider(files, new StartupModuleLens(session)),

@@ -35,6 +35,13 @@ export interface LoadedProfile {
   payload?: import('../shared/flame/payload').FlamePayload;
   /** How the two sides of a comparison match and are named in the differential view. */
   diff?: Pick<FlameContent, 'beforeTitle' | 'beforeRoot' | 'afterRoot' | 'sides'>;
+  /** Allocation, and event-loop annotations by file (a run with them). */
+  runtime?: Map<string, import('../core/annotate').RuntimeFileAnnotations>;
+  /** The run's allocation profile (--memory), for the flamegraph's Allocations view. */
+  allocation?: { model: ProfileModel; requests: number | null; title: string };
+  /** Blocking episodes of the run, for the flame chart's lane. */
+  blocking?: import('../core/loop/blocking').BlockingAnalysis;
+  eventLoop?: import('../core/workflow/memoryAndLoop').EventLoopResult;
 }
 
 /**

@@ -6,6 +6,11 @@ export interface RunSettings {
   load: LoadOptionsInput;
   runs: number;
   samplingIntervalMicros: number;
+  /** hotpath.profile.memory: sample allocations every this many bytes; undefined when off. */
+  memoryIntervalBytes?: number;
+  blockThresholdMs?: number;
+  /** hotpath.leak.*: the leak check's rungs. */
+  leak?: { rungRequests?: number; idleSeconds?: number };
 }
 
 /** A setting's value only when the user (or workspace) set it, not its default. */
@@ -15,7 +20,7 @@ function explicitly<T>(config: vscode.WorkspaceConfiguration, key: string): T | 
 }
 
 /** The hotpath.* settings for a folder, with a target's own path/method/headers/body on top. */
-export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetSpec, 'path' | 'method' | 'headers' | 'body'>): RunSettings {
+export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetSpec, 'path' | 'method' | 'headers' | 'body' | 'requests'>): RunSettings {
   const load = vscode.workspace.getConfiguration('hotpath.load', scope);
   const input: LoadOptionsInput = {
     connections: load.get<number>('connections'),
@@ -28,11 +33,17 @@ export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetS
     method: target?.method ?? load.get<string>('method'),
     ...(target?.headers ? { headers: target.headers } : {}),
     ...(target?.body !== undefined ? { body: target.body } : {}),
+    ...(target?.requests?.length ? { routes: target.requests } : {}),
   };
+  const profile = vscode.workspace.getConfiguration('hotpath.profile', scope);
+  const leak = vscode.workspace.getConfiguration('hotpath.leak', scope);
   return {
     load: input,
     runs: vscode.workspace.getConfiguration('hotpath.baseline', scope).get<number>('runs') ?? 3,
-    samplingIntervalMicros: vscode.workspace.getConfiguration('hotpath.profile', scope).get<number>('samplingIntervalMicros') ?? 1000,
+    samplingIntervalMicros: profile.get<number>('samplingIntervalMicros') ?? 1000,
+    ...(profile.get<boolean>('memory') ? { memoryIntervalBytes: profile.get<number>('memoryIntervalBytes') ?? 32768 } : {}),
+    blockThresholdMs: profile.get<number>('blockThresholdMs') ?? 20,
+    leak: { rungRequests: leak.get<number>('rungRequests') ?? 2000, idleSeconds: leak.get<number>('idleSeconds') ?? 5 },
   };
 }
 

@@ -18,6 +18,8 @@ import { type Content, FlameCanvas } from './renderer';
 import { readTheme, type Theme, watchTheme } from './theme';
 import { deoptCounts, tierCodes } from './tierMode';
 import { flamechartBoxes, flamegraphBoxes } from './views';
+import { LaneStrip } from './lane';
+import type { DataChoice } from '../shared/protocol';
 
 type PaneId = 'main' | 'callers' | 'callees';
 
@@ -63,6 +65,8 @@ export class App {
   private matches: Uint8Array | null = null;
   private hottestCursor = -1;
   private legendKey = '';
+  private choices: DataChoice[] = [];
+  private lanes: LaneStrip | null = null;
   private pending: { reasons: Set<string>; eventTime: number } | null = null;
   readonly metrics: RenderMetric[] = [];
   firstPaintMs = -1;
@@ -84,6 +88,7 @@ export class App {
     watchTheme(() => {
       this.theme = readTheme();
       for (const p of this.panes) p.canvas.setTheme(this.theme);
+      this.lanes?.setTheme(this.theme);
       this.renderLegend(true);
       this.invalidate('theme');
     });
@@ -100,7 +105,7 @@ export class App {
   }
 
   handle(message: AppMessage): void {
-    if (message.type === 'init') this.init(message.payload, message.canOpenSource, message.state);
+    if (message.type === 'init') this.init(message.payload, message.canOpenSource, message.state, message.choices);
     else if (message.type === 'focus') this.focusFunction(message.file, message.line, message.name);
   }
 
@@ -111,7 +116,8 @@ export class App {
   }
 
   // ── set-up ──────────────────────────────────────────────────────────────────────────────────────
-  private init(payload: FlameData['payload'], canOpenSource: boolean, preset?: Partial<ViewState>): void {
+  private init(payload: FlameData['payload'], canOpenSource: boolean, preset?: Partial<ViewState>, choices?: DataChoice[]): void {
+    this.choices = choices ?? [];
     // After a failure message replaced the page, a new payload brings the UI back.
     if (!this.header.isConnected) replaceChildren(this.root, this.header, this.crumbs, this.main, h('footer', { class: 'hp-footer' }, this.details, this.legend), this.tooltip);
     this.data = new FlameData(payload);
@@ -140,7 +146,10 @@ export class App {
   private buildHeader(): void {
     const data = this.data!;
     const meta = data.payload.meta;
-    const summary = diffSummary(data.payload) ?? `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`;
+    const perRequest = data.perRequest(meta.durationUs);
+    const summary = diffSummary(data.payload, data.amount) ?? (data.isBytes
+      ? `${data.amount(meta.durationUs)} allocated${perRequest ? ` (${perRequest})` : ''} · ${int(meta.sampleCount)} samples`
+      : `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`);
     const toggle = (key: 'icicle' | 'hideIdle' | 'hideGc' | 'hideNode' | 'justMyCode' | 'byPackage', label: string, title: string) => {
       const box = h('input', { type: 'checkbox', id: `hp-${key}` });
       box.checked = this.state[key];
@@ -184,10 +193,19 @@ export class App {
     hottest.addEventListener('click', () => this.nextHottest());
     const reset = h('button', { type: 'button', title: 'Reset zoom (Home)' }, 'Reset');
     reset.addEventListener('click', () => this.resetZoom());
+    // Other datasets of the run (CPU time, allocations): the host answers `showData` with a new payload.
+    const datasets = this.choices.length > 1
+      ? h('span', { class: 'hp-group hp-views', role: 'group', 'aria-label': 'Data' }, ...this.choices.map((c) => {
+        const b = h('button', { type: 'button', 'aria-pressed': String(c.active), 'data-choice': c.id }, c.label);
+        b.addEventListener('click', () => { if (!c.active) this.host.post({ type: 'showData', id: c.id }); });
+        return b;
+      }))
+      : null;
     replaceChildren(
       this.header,
       h('span', { class: 'hp-title', title: meta.source }, meta.title),
       h('span', { class: 'hp-summary', title: summary, 'data-diff-sides': data.payload.diff?.sides ? '1' : undefined }, summary),
+      datasets,
       h('span', { class: 'hp-group', role: 'group', 'aria-label': 'View' },
         viewButton('flamegraph', 'Flamegraph', true), viewButton('flamechart', 'Flame chart', data.timeline !== undefined), viewButton('sandwich', 'Sandwich', true)),
       toggle('icicle', 'Icicle', 'Root at the top'),
@@ -215,6 +233,12 @@ export class App {
       return pane;
     };
     replaceChildren(this.main);
+    this.lanes = null;
+    const lanes = data.payload.meta.lanes?.filter((l) => l.spans.length > 0) ?? [];
+    if (this.state.view === 'flamechart' && lanes.length) {
+      this.lanes = new LaneStrip(lanes, this.theme, (text, x, y) => this.showLaneTooltip(text, x, y), (lane, i) => lane.labels[i] ?? '');
+      this.main.append(this.lanes.element, ...lanes.map((l) => h('span', { class: 'hp-lane-title' }, l.title)));
+    }
     if (this.state.view === 'sandwich') {
       if (this.sandwichFunc < 0) this.sandwichFunc = this.defaultSandwichFunc();
       this.panes = [make('callers', 'Callers of the selected function', 'Callers ↑'), make('callees', 'Callees of the selected function', 'Callees ↓')];
@@ -347,6 +371,7 @@ export class App {
         const win = this.chartWindows[this.chartWindows.length - 1] ?? { t0: 0, t1: timeline.endUs };
         const boxes = flamechartBoxes(timeline, tree, this.currentMapTo(), win.t0, win.t1, w);
         content = this.content(pane, boxes, win.t0, win.t1, 'down', dimmed(tree));
+        this.lanes?.draw(win.t0, win.t1);
       } else {
         const s = sandwich(tree, this.sandwichFunc);
         pane.tree = pane.id === 'callers' ? s.callers : s.callees;
@@ -369,7 +394,7 @@ export class App {
     const ctx: PaintContext = { data, tree: pane.tree, theme: this.theme, measure: measureOf(pane) };
     const painter = colorMode(this.state.color, data).painter(ctx);
     const tree = pane.tree;
-    const rootLabel = pane.id === 'main' ? `all (${ms(tree.totalUs[0])})` : '';
+    const rootLabel = pane.id === 'main' ? `all (${data.amount(tree.totalUs[0])})` : '';
     const label = (frame: number) => (frame === 0 && rootLabel ? rootLabel : data.name(tree.func[frame]));
     const deopts = deoptCounts(data);
     const marked = deopts ? (frame: number) => deopts[tree.func[frame]] > 0 : null;
@@ -464,12 +489,13 @@ export class App {
       // time through the path; its own self time is not part of this tree.
       const focus = data.name(tree.func[0]);
       const via = tree.totalUs[frame];
-      rows.push(h('span', { class: 'hp-row' }, `Calls into ${focus}: ${ms(via)} = ${pct(tree.totalUs[0] > 0 ? via / tree.totalUs[0] : 0)} of ${focus}'s time (${pct(via / total)} of total)`));
+      rows.push(h('span', { class: 'hp-row' }, `Calls into ${focus}: ${data.amount(via)} = ${pct(tree.totalUs[0] > 0 ? via / tree.totalUs[0] : 0)} of ${focus}'s ${data.isBytes ? 'bytes' : 'time'} (${pct(via / total)} of total)`));
     } else if (measure === 'callers') {
-      rows.push(h('span', { class: 'hp-row' }, `Total ${ms(tree.totalUs[0])} (${pct(tree.totalUs[0] / total)}), recursion counted once`));
+      rows.push(h('span', { class: 'hp-row' }, `Total ${data.amount(tree.totalUs[0])} (${pct(tree.totalUs[0] / total)}), recursion counted once`));
     } else {
       const within = pane.id === 'callees' ? ` within ${data.name(tree.func[0])}` : '';
-      rows.push(h('span', { class: 'hp-row' }, `Self ${ms(tree.selfUs[frame])} (${pct(tree.selfUs[frame] / total)}) · Total ${ms(tree.totalUs[frame])} (${pct(tree.totalUs[frame] / total)})${within}`));
+      const perRequest = data.perRequest(tree.selfUs[frame]);
+      rows.push(h('span', { class: 'hp-row' }, `${data.isBytes ? 'Allocated here' : 'Self'} ${data.amount(tree.selfUs[frame])} (${perRequest ? `${perRequest}, ` : ''}${pct(tree.selfUs[frame] / total)}) · Total ${data.amount(tree.totalUs[frame])} (${pct(tree.totalUs[frame] / total)})${within}`));
     }
     const category = data.category(f);
     const pkg = data.pkg(f);
@@ -484,7 +510,7 @@ export class App {
     }
     if (pane.kind === 'chart' && box >= 0) {
       const c = pane.canvas.contentValue!;
-      rows.push(h('span', { class: 'hp-row hp-muted' }, `This span: ≈ ${ms(c.boxes.x1[box] - c.boxes.x0[box])} (totals above are for the whole profile)`));
+      rows.push(h('span', { class: 'hp-row hp-muted' }, `This span: ≈ ${data.amount(c.boxes.x1[box] - c.boxes.x0[box])} (totals above are for the whole profile)`));
     }
     if (data.isDiff && tree.extraUs) {
       const d = diffShares(data, tree, frame, measure);
@@ -536,6 +562,17 @@ export class App {
     this.tooltip.hidden = true;
   }
 
+  /** The lane's tooltip: one line of text (profile-controlled, so textContent only). */
+  private showLaneTooltip(text: string | null, clientX: number, clientY: number): void {
+    if (text === null) return this.hideTooltip();
+    replaceChildren(this.tooltip, h('span', { class: 'hp-row' }, text));
+    this.tooltip.hidden = false;
+    const tw = this.tooltip.offsetWidth;
+    const x = clientX + 14 + tw > window.innerWidth ? Math.max(0, clientX - 14 - tw) : clientX + 14;
+    this.tooltip.style.left = `${x}px`;
+    this.tooltip.style.top = `${clientY + 16}px`;
+  }
+
   // ── search ──────────────────────────────────────────────────────────────────────────────────────
   private updateSearch(): void {
     const data = this.data;
@@ -567,7 +604,7 @@ export class App {
     for (let i = 1; i < tree.count; ) {
       if (matches[tree.func[i]]) { us += tree.totalUs[i]; i = tree.end[i]; } else i++;
     }
-    this.searchResult.textContent = functions === 0 ? 'No match' : `${functions} function${functions === 1 ? '' : 's'} · ${pct(us / data.durationUs)} of total (${ms(us)})`;
+    this.searchResult.textContent = functions === 0 ? 'No match' : `${functions} function${functions === 1 ? '' : 's'} · ${pct(us / data.durationUs)} of total (${data.amount(us)})`;
     this.searchResult.dataset.sharePct = ((us / data.durationUs) * 100).toFixed(3);
   }
 
@@ -621,7 +658,7 @@ export class App {
         const t1 = Math.min(end, at + (c.t1 - at) * factor);
         if (t1 - t0 < 1) return;
         const last = this.chartWindows[this.chartWindows.length - 1];
-        const win = { t0, t1, label: `${ms(t0)} – ${ms(t1)}` };
+        const win = { t0, t1, label: `${this.data!.amount(t0)} – ${this.data!.amount(t1)}` };
         if (last && last.label.includes('–')) this.chartWindows[this.chartWindows.length - 1] = win;
         else this.chartWindows.push(win);
         if (t0 <= 0 && t1 >= end) this.chartWindows = [];
@@ -820,6 +857,11 @@ export class App {
         marked: pane.canvas.isMarked(b),
       };
     });
+  }
+
+  /** The flame chart's lane bars as drawn (tests). */
+  laneSpans(): { lane: number; index: number; x0: number; x1: number }[] {
+    return this.lanes?.drawnSpans ?? [];
   }
 
   get viewState(): ViewState {

@@ -2,6 +2,7 @@
 import { categoryName, CategoryCode, type CategoryName } from '../shared/flame/categories';
 import type { FlamePayload, FlameTimeline, FunctionTable } from '../shared/flame/payload';
 import { type FrameTree, treeFromPreorder } from '../shared/flame/tree';
+import { formatBytes, formatUs } from '../shared/text/numbers';
 
 /**
  * The payload's function table with one more function per npm package (named after the package), so
@@ -109,5 +110,19 @@ export class FlameData {
   }
   get durationUs(): number {
     return this.payload.meta.durationUs;
+  }
+  /** Bytes (an allocation profile) rather than time. */
+  get isBytes(): boolean {
+    return this.payload.meta.unit === 'bytes';
+  }
+  /** A width in the payload's unit, for people: `12.3 ms` or `1.4 MB`. */
+  amount(value: number): string {
+    return this.isBytes ? formatBytes(value) : formatUs(value);
+  }
+  /** `1.4 KB/request` when the payload knows its request count; '' otherwise. */
+  perRequest(value: number): string {
+    const n = this.payload.meta.requests;
+    if (!n || n <= 0) return '';
+    return this.isBytes ? `${formatBytes(value / n)}/request` : `${formatUs(value / n)}/request`;
   }
 }

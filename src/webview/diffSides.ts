@@ -13,10 +13,10 @@ export function describeSide(side: DiffSide): string {
   return [side.label, ...facts].join(' · ');
 }
 
-/** The header's summary of a differential payload; undefined for a plain one. */
-export function diffSummary(payload: FlamePayload): string | undefined {
+/** The header's summary of a differential payload; undefined for a plain one. `amount`: ms, or bytes for an allocation view. */
+export function diffSummary(payload: FlamePayload, amount: (us: number) => string = ms): string | undefined {
   const diff = payload.diff;
   if (!diff) return undefined;
-  if (!diff.sides) return `before ${ms(diff.before.durationUs)} (${diff.before.title}) → after ${ms(payload.meta.durationUs)}`;
-  return `before: ${describeSide(diff.sides.before)} (${ms(diff.before.durationUs)}) → after: ${describeSide(diff.sides.after)} (${ms(payload.meta.durationUs)})`;
+  if (!diff.sides) return `before ${amount(diff.before.durationUs)} (${diff.before.title}) → after ${amount(payload.meta.durationUs)}`;
+  return `before: ${describeSide(diff.sides.before)} (${amount(diff.before.durationUs)}) → after: ${describeSide(diff.sides.after)} (${amount(payload.meta.durationUs)})`;
 }

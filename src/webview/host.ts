@@ -6,7 +6,7 @@
  */
 import { PayloadAssembler } from '../shared/flame/chunks';
 import { type EncodedHeader, decodePayload } from '../shared/flame/payload';
-import { type HostMessage, isHostMessage, type ViewState, type WebviewMessage } from '../shared/protocol';
+import { type DataChoice, type HostMessage, isHostMessage, type ViewState, type WebviewMessage } from '../shared/protocol';
 
 /** What the app receives: host messages with chunked payloads already put back together. */
 export type AppMessage = Extract<HostMessage, { type: 'init' | 'focus' }>;
@@ -40,14 +40,14 @@ export function createHost(): Host {
       saveState: (s) => api.setState(s),
       connect(onMessage, onProgress, onError) {
         const assembler = new PayloadAssembler();
-        let pending: { canOpenSource: boolean; state?: Partial<ViewState> } | null = null;
+        let pending: { canOpenSource: boolean; state?: Partial<ViewState>; choices?: DataChoice[] } | null = null;
         window.addEventListener('message', (event) => {
           const m: unknown = event.data;
           if (!isHostMessage(m)) return;
           try {
             if (m.type === 'initBegin') {
               assembler.begin(m);
-              pending = { canOpenSource: m.canOpenSource, state: m.state };
+              pending = { canOpenSource: m.canOpenSource, state: m.state, choices: m.choices };
               onProgress?.(0, m.chunks);
             } else if (m.type === 'initChunk') {
               const payload = assembler.add(m);
@@ -55,7 +55,7 @@ export function createHost(): Host {
               if (progress) onProgress?.(progress.received, progress.total);
               if (payload && pending) {
                 performance.mark('hotpath-decoded');
-                onMessage({ type: 'init', payload, canOpenSource: pending.canOpenSource, state: pending.state });
+                onMessage({ type: 'init', payload, canOpenSource: pending.canOpenSource, state: pending.state, choices: pending.choices });
                 pending = null;
               }
             } else {

@@ -17,6 +17,8 @@ export interface Theme {
   /** The deopt marker and the edge that separates it from any fill, from --hp-deopt*. */
   deopt: string;
   deoptEdge: string;
+  /** Bars of blocking episodes in the flame chart's lane, from --hp-blocked. */
+  blocked: string;
 }
 
 /** CSS variable names of the tier colours, in tier-code order. */
@@ -49,6 +51,7 @@ export function readTheme(): Theme {
     tierTexts: TIER_VARS.map((t, i) => v(`--hp-tier-${t}-text`) || fallback.texts[i]),
     deopt: v('--hp-deopt') || (dark ? '#f3f3f3' : '#1b1b1b'),
     deoptEdge: v('--hp-deopt-edge') || (dark ? '#1b1b1b' : '#ffffff'),
+    blocked: v('--hp-blocked') || (dark ? '#f48771' : '#c72e0f'),
   };
 }
 

@@ -6,3 +6,4 @@
  */
 export { buildAnnotations, type AnnotationOptions } from './build';
 export type { Annotations, FileAnnotations, FunctionAnnotation, LineAnnotation, CallerShare, CalleeShare, DeoptAnnotation } from './types';
+export { runtimeAnnotations, allocationHeat, type AllocationAnnotation, type BlockedAnnotation, type RuntimeFileAnnotations } from './runtime';

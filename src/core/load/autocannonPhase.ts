@@ -7,6 +7,7 @@ import type { LoadOptions } from './options';
 import { LatencyRecorder, type LatencySummary } from './latencyRecorder';
 import { PerSecondCounter } from './perSecondCounter';
 import type { RawAutocannonResult } from './result';
+import { sequenceFor, weightedSequence, type RouteResult } from './routes';
 
 export type LoadPhase = 'warmup' | 'measure';
 
@@ -18,6 +19,8 @@ export interface LoadProgress {
   requestsPerSecond: number;
   /** Failed connections so far in this phase (as autocannon counts them). */
   errors: number;
+  /** Responses so far in this phase (for runs of a number of requests rather than seconds). */
+  responses: number;
 }
 
 export interface PhaseOutcome {
@@ -28,6 +31,8 @@ export interface PhaseOutcome {
   /** This process's CPU over the phase, as % of one core. */
   cpuPct: number;
   errorCodes: Map<string, number>;
+  /** Per route (one entry without --request): responses, latency, non-2xx. */
+  routes: RouteResult[];
 }
 
 export interface PhaseRequest {
@@ -35,6 +40,8 @@ export interface PhaseRequest {
   url: string;
   options: LoadOptions;
   seconds: number;
+  /** Send exactly this many requests instead of loading for `seconds` (the leak check's rungs). */
+  requests?: number;
   token: CancellationToken;
   logger: Logger;
   onProgress?: (progress: LoadProgress) => void;
@@ -54,9 +61,34 @@ function errorCode(err: unknown): string {
  * on cancellation we also destroy its clients so the sockets close at once, and the promise settles at
  * that next sample (within a second), when autocannon has cleared its own timers.
  */
+/** The routes of a run: the --request mix, or the one route of --path/--method. */
+function routesOf(options: LoadOptions) {
+  return options.routes?.length ? options.routes : [{ method: options.method, path: options.path, weight: 1 }];
+}
+
+/**
+ * autocannon request objects for one connection: its rotation of the weighted sequence, each entry
+ * telling `onRoute` which route a response belongs to (autocannon calls a request's onResponse right
+ * before it emits 'response' for it, synchronously).
+ */
+function requestsFor(options: LoadOptions, sequence: readonly number[], connection: number, onRoute: (route: number, status: number) => void) {
+  const routes = options.routes ?? [];
+  const objects = routes.map((r, i) => ({
+    method: r.method, path: r.path, headers: { ...options.headers, ...r.headers }, ...(r.body !== undefined ? { body: r.body } : {}),
+    onResponse: (status: number) => onRoute(i, status),
+  }));
+  return sequenceFor(sequence, connection, options.connections).map((i) => objects[i]);
+}
+
 export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
   const { phase, url, options, seconds, token, logger, onProgress } = request;
   if (token.isCancellationRequested) return Promise.reject(cancelledError('The load run'));
+  const routes = routesOf(options);
+  const perRoute = routes.map(() => ({ latency: new LatencyRecorder(), requests: 0, non2xx: 0 }));
+  let lastRoute = 0;
+  const mixed = Boolean(options.routes?.length);
+  const sequence = mixed ? weightedSequence(routes.map((r) => r.weight)) : [];
+  const onRoute = (route: number) => { lastRoute = route; };
 
   return new Promise<PhaseOutcome>((resolve, reject) => {
     const startMs = performance.now();
@@ -71,7 +103,8 @@ export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
     let cancelSub: { dispose(): void } | undefined;
     const clients: Array<{ destroy(): void }> = [];
 
-    logger.info(`Load ${phase}: ${seconds} s, ${options.connections} connections, ${options.method} ${url}`);
+    const what = mixed ? routes.map((r) => `${r.method} ${r.path}${r.weight > 1 ? ` ×${r.weight}` : ''}`).join(', ') : `${options.method} ${url}`;
+    logger.info(`Load ${phase}: ${request.requests !== undefined ? `${request.requests} requests` : `${seconds} s`}, ${options.connections} connections, ${what}`);
 
     const instance = autocannon(
       {
@@ -84,10 +117,17 @@ export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
         timeout: options.timeoutSeconds,
         // autocannon stops at the first 1 s sample after its duration timer fires; with a whole-second
         // duration the two race and the run is N or N+1 samples long. Half a second early makes it N.
-        duration: seconds - 0.5,
-        // Collects every client so stopping can close their sockets now rather than at the next sample.
-        setupClient: (client) => { clients.push(client as unknown as { destroy(): void }); },
-      },
+        ...(request.requests !== undefined ? { amount: request.requests } : { duration: seconds - 0.5 }),
+        ...(mixed ? { requests: requestsFor(options, sequence, 0, onRoute) } : {}),
+        // Collects every client so stopping can close their sockets now rather than at the next sample;
+        // with several routes each connection starts at its own place in the sequence (autocannon can
+        // change a connection's requests only without pipelining).
+        setupClient: (client) => {
+          const index = clients.length;
+          clients.push(client as unknown as { destroy(): void });
+          if (mixed && index > 0 && options.pipelining === 1) (client as unknown as { setRequests(r: unknown[]): void }).setRequests(requestsFor(options, sequence, index, onRoute));
+        },
+      } as autocannon.Options,
       (err: unknown, result: autocannon.Result) => {
         settled = true;
         cancelSub?.dispose();
@@ -112,6 +152,10 @@ export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
           latencyMs: latency.summary(),
           cpuPct,
           errorCodes,
+          routes: routes.map((r, i) => {
+            const l = perRoute[i].latency.summary();
+            return { method: r.method, path: r.path, requests: perRoute[i].requests, latencyMs: { p50: l.p50, p90: l.p90, p99: l.p99, max: l.max }, non2xx: perRoute[i].non2xx };
+          }),
         });
       },
     );
@@ -129,9 +173,13 @@ export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
       stopNow();
     });
 
-    instance.on('response', (_client, _status, _bytes, responseTimeMs: number) => {
+    instance.on('response', (_client, status: number, _bytes, responseTimeMs: number) => {
       counter.record();
       latency.recordMs(responseTimeMs);
+      const route = perRoute[mixed ? lastRoute : 0];
+      route.requests++;
+      route.latency.recordMs(responseTimeMs);
+      if (status < 200 || status >= 300) route.non2xx++;
     });
     instance.on('reqError', (err: unknown) => {
       reqErrors++;
@@ -156,6 +204,7 @@ export function runPhase(request: PhaseRequest): Promise<PhaseOutcome> {
         requestsPerSecond: lastSecond,
         // autocannon emits one reqError per pipelined request of a failed connection, counts one error.
         errors: Math.round(reqErrors / options.pipelining),
+        responses: counter.responses,
       });
     });
   });

@@ -1,3 +1,4 @@
 export * from './options';
 export * from './result';
 export * from './runner';
+export * from './routes';

@@ -1,4 +1,5 @@
 import { ErrorCode, HotpathError } from '../common/errors';
+import { resolveRoutes, type RouteInput, type RouteSpec } from './routes';
 
 /**
  * What load to apply and where. Resolved once (defaults + validation) before anything runs, like
@@ -18,13 +19,19 @@ export interface LoadOptions {
   warmupSeconds: number;
   pipelining: number;
   timeoutSeconds: number;
+  /**
+   * Several routes with weights (`--request METHOD:PATH[:WEIGHT]`, a load file): when set, each
+   * connection cycles through them and `path`/`method`/`body` are unused; `headers` apply to all.
+   */
+  routes?: RouteSpec[];
 }
 
 /** What callers may hand in: numbers may still be the CLI's raw strings, headers may be raw `K: V` lines. */
 export type LoadOptionsInput = {
-  [K in Exclude<keyof LoadOptions, 'headers'>]?: LoadOptions[K] | string;
+  [K in Exclude<keyof LoadOptions, 'headers' | 'routes'>]?: LoadOptions[K] | string;
 } & {
   headers?: Record<string, string> | readonly string[];
+  routes?: readonly RouteInput[];
 };
 
 export const DEFAULT_LOAD_OPTIONS: Readonly<Omit<LoadOptions, 'url' | 'port' | 'body'>> = Object.freeze({
@@ -54,6 +61,7 @@ const NAMES = {
   warmupSeconds: { flag: '--warmup', setting: 'hotpath.load.warmupSeconds' },
   pipelining: { flag: '--pipelining', setting: 'hotpath.load.pipelining' },
   timeoutSeconds: { flag: '--timeout', setting: undefined },
+  routes: { flag: '--request', setting: undefined },
 } as const satisfies Record<keyof LoadOptions, { flag: string; setting: string | undefined }>;
 
 function optionError(option: keyof LoadOptions, message: string): HotpathError {
@@ -166,6 +174,8 @@ export function resolveLoadOptions(partial: LoadOptionsInput = {}, context: { po
     resolved.body = body;
   }
 
+  if (partial.routes !== undefined && partial.routes.length > 0) resolved.routes = resolveRoutes(partial.routes, HTTP_METHODS);
+
   const url = partial.url;
   const port = partial.port ?? context.port;
   if (url !== undefined) resolved.url = resolveUrl(url);
@@ -181,7 +191,13 @@ export function resolveLoadOptions(partial: LoadOptionsInput = {}, context: { po
  * 127.0.0.1 plus the path. An IPv4 literal rather than 'localhost', which newer Node may resolve to ::1
  * while the app listens on IPv4 only.
  */
-export function targetUrl(options: Pick<LoadOptions, 'url' | 'port' | 'path'>): string {
+export function targetUrl(options: Pick<LoadOptions, 'url' | 'port' | 'path' | 'routes'>): string {
+  if (options.routes?.length) {
+    // Several routes: the origin is the target; each request carries its own path.
+    const origin = options.url !== undefined ? new URL(options.url).origin : options.port !== undefined ? `http://127.0.0.1:${options.port}` : undefined;
+    if (origin === undefined) throw optionError('url', 'or --port is needed to build the target URL.');
+    return `${origin}${options.routes[0].path}`;
+  }
   if (options.url !== undefined) return options.url;
   if (options.port === undefined) throw optionError('url', 'or --port is needed to build the target URL.');
   return `http://127.0.0.1:${options.port}${options.path}`;

@@ -1,6 +1,7 @@
 import type { Warning } from '../common/warnings';
 import { describeSamples } from '../stats/descriptive';
 import type { LatencySummary } from './latencyRecorder';
+import type { RouteResult } from './routes';
 
 /**
  * One measured load run, normalised away from autocannon's shapes so the rest of Hotpath (stats,
@@ -37,6 +38,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** CPU this process (the load generator) used during the measured phase, as % of one core. */
   loadGeneratorCpuPct: number;
+  /** Per route: one entry for a single-route run, one per `--request` otherwise (absent in results stored by older versions). */
+  routes?: RouteResult[];
   warnings: Warning[];
 }
 
@@ -66,7 +69,7 @@ const round = (value: number, digits: number): number => {
  */
 export function normalizeResult(
   raw: RawAutocannonResult,
-  extra: { method: string; perSecond: number[]; latencyMs: LatencySummary; loadGeneratorCpuPct: number; warnings?: Warning[] },
+  extra: { method: string; perSecond: number[]; latencyMs: LatencySummary; loadGeneratorCpuPct: number; routes?: RouteResult[]; warnings?: Warning[] },
 ): LoadResult {
   const perSecond = describeSamples(extra.perSecond);
   const statusCodes: Record<string, number> = {};
@@ -92,6 +95,7 @@ export function normalizeResult(
     non2xx: raw.non2xx,
     statusCodes,
     loadGeneratorCpuPct: round(extra.loadGeneratorCpuPct, 1),
+    routes: (extra.routes ?? []).map((r) => ({ ...r, latencyMs: { ...r.latencyMs } })),
     warnings: [...(extra.warnings ?? [])],
   };
 }

@@ -13,6 +13,8 @@ export interface RunLoadHooks {
   /** About once a second per phase. */
   onProgress?: (progress: LoadProgress) => void;
   logger?: Logger;
+  /** Measure exactly this many requests instead of `durationSeconds` (the leak check's rungs). */
+  requests?: number;
 }
 
 function failIfNoResponse(outcome: PhaseOutcome, url: string, options: LoadOptions, seconds: number): void {
@@ -47,7 +49,7 @@ export async function runLoad(options: LoadOptions, hooks: RunLoadHooks = {}): P
     }
   }
 
-  const measured = await runPhase({ ...common, phase: 'measure', seconds: options.durationSeconds });
+  const measured = await runPhase({ ...common, phase: 'measure', seconds: options.durationSeconds, ...(hooks.requests !== undefined ? { requests: Math.max(hooks.requests, options.connections) } : {}) });
   failIfNoResponse(measured, url, options, options.durationSeconds);
 
   const result = normalizeResult(measured.raw, {
@@ -55,6 +57,7 @@ export async function runLoad(options: LoadOptions, hooks: RunLoadHooks = {}): P
     perSecond: measured.perSecond,
     latencyMs: measured.latencyMs,
     loadGeneratorCpuPct: measured.cpuPct,
+    routes: measured.routes,
   });
   result.warnings.push(...loadWarnings(result));
   for (const w of result.warnings) logger.warn(w.message);

@@ -8,6 +8,7 @@ import { sanitizeBaselineName } from './baselineName';
 import { mean } from './descriptive';
 import type { RunEnvironment } from './environment';
 import type { RunSummary } from './runSummary';
+import type { LeakRecord } from '../memory/leakStore';
 
 export { baselineNameFromCommand, sanitizeBaselineName } from './baselineName';
 
@@ -25,6 +26,8 @@ export interface Baseline {
   /** The full normalised results behind `runs`, for reports and re-analysis. */
   results?: LoadResult[];
   environment: RunEnvironment;
+  /** A leak check run with the baseline (`baseline --leak`): verify compares the growth rate with it. */
+  leak?: LeakRecord;
 }
 
 export interface BaselineSummary {

@@ -10,6 +10,9 @@ import { measureRuns } from './measureRuns';
 import { nodeEnvWarning } from './preflight';
 import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
 import type { TargetCommand } from './runningTarget';
+import { checkForLeaks, leakRecord, type LeakSummary } from './leakCheck';
+import { compareGrowth, type GrowthComparison } from '../memory/growthComparison';
+import { asLeakRecord } from '../memory/leakStore';
 
 export interface BaselineRequest extends TargetCommand {
   load: LoadOptionsInput;
@@ -17,6 +20,8 @@ export interface BaselineRequest extends TargetCommand {
   name: string;
   /** Default <cwd>/.hotpath/baselines */
   storeDir?: string;
+  /** Also run a leak check (its own app start) and keep its growth rate with the baseline. */
+  leak?: boolean | { rungRequests?: number; idleSeconds?: number };
 }
 
 export interface BaselineResult {
@@ -28,6 +33,8 @@ export interface BaselineResult {
   runs: RunSummary[];
   load: LoadResult;
   summary: { requestsPerSecond: number; p99Ms: number };
+  /** The leak check run with the baseline (`--leak`). */
+  leak?: LeakSummary;
   warnings: Warning[];
 }
 
@@ -40,6 +47,9 @@ export interface VerifyResult {
   load: LoadResult;
   baseline: { createdAt: string; runs: RunSummary[]; nodeVersion: string; nodeEnv: string | null };
   comparison: Comparison;
+  /** When the baseline has a leak check: this run's check, and the growth rates compared. */
+  leak?: LeakSummary;
+  leakComparison?: GrowthComparison;
   warnings: Warning[];
   /**
    * Set when the baseline recorded a git commit and the working tree is not that commit (another HEAD
@@ -66,9 +76,10 @@ export async function establishBaseline(request: BaselineRequest, deps: Workflow
   const measured = await measureRuns(request, request.load, request.runs, deps);
   const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
+  const leak = request.leak ? await leakAlongside(request, request.load, request.leak, deps) : undefined;
   const baseline: Baseline = {
     version: 1, name: request.name, createdAt: new Date().toISOString(), command: request.command, cwd: request.cwd,
-    load: measured.loadOptions, runs, results: measured.results, environment,
+    load: measured.loadOptions, runs, results: measured.results, environment, ...(leak ? { leak: leakRecord(leak.leak) } : {}),
   };
   const store = new BaselineStore(baselineDir(request));
   const file = await store.save(baseline);
@@ -76,7 +87,7 @@ export async function establishBaseline(request: BaselineRequest, deps: Workflow
   return {
     kind: 'baseline', name: request.name, path: file, target: targetInfo(request, measured),
     loadOptions: measured.loadOptions, runs, load: medianResult(measured.results),
-    summary: { requestsPerSecond: meanOf(runs, 'requestsPerSecond'), p99Ms: meanOf(runs, 'p99Ms') }, warnings,
+    summary: { requestsPerSecond: meanOf(runs, 'requestsPerSecond'), p99Ms: meanOf(runs, 'p99Ms') }, ...(leak ? { leak: leak.leak } : {}), warnings,
   };
 }
 
@@ -88,6 +99,8 @@ export interface VerifyRequest extends TargetCommand {
   storeDir?: string;
   /** Family-wise significance level of the verdict (default 0.05). */
   alpha?: number;
+  /** Run the leak check too when the baseline has one (default true); false skips it. */
+  leak?: boolean | { rungRequests?: number; idleSeconds?: number };
 }
 
 export async function verifyAgainstBaseline(request: VerifyRequest, deps: WorkflowDeps = {}): Promise<VerifyResult> {
@@ -101,7 +114,13 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   const comparison = compareRuns(baseline.runs, current, { alpha: request.alpha });
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];
+  const stored = asLeakRecord(baseline.leak);
+  let leak: Awaited<ReturnType<typeof leakAlongside>> | undefined;
+  if (stored && request.leak !== false) leak = await leakAlongside(request, load, request.leak ?? true, deps);
   const differs = (['connections', 'durationSeconds', 'pipelining', 'method', 'path'] as const).filter((k) => baseline.load[k] !== measured.loadOptions[k]);
+  if (JSON.stringify(baseline.load.routes ?? null) !== JSON.stringify(measured.loadOptions.routes ?? null)) {
+    warnings.push({ code: 'LOAD_DIFFERS', message: 'The request mix (--request / load file) differs from the baseline\'s, so the comparison mixes two workloads. Re-run with the same requests, or record a new baseline.' });
+  }
   if (differs.length) {
     warnings.push({ code: 'LOAD_DIFFERS', message: `The load differs from the baseline's (${differs.map((k) => `${k}: ${baseline.load[k]} → ${measured.loadOptions[k]}`).join(', ')}), so the comparison mixes two workloads. Re-run without those options, or record a new baseline.` });
   }
@@ -114,8 +133,14 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
     kind: 'verify', name: request.name, target: targetInfo(request, measured), loadOptions: measured.loadOptions,
     runs: current, load: medianResult(measured.results),
     baseline: { createdAt: baseline.createdAt, runs: baseline.runs, nodeVersion: baseline.environment.nodeVersion, nodeEnv: baseline.environment.nodeEnv },
-    comparison, warnings,
+    comparison, ...(leak && stored ? { leak: leak.leak, leakComparison: compareGrowth(stored, leak.leak) } : {}), warnings,
   };
+}
+
+/** A leak check beside baseline/verify runs: its own app start, the same load, nothing stored on its own. */
+function leakAlongside(request: TargetCommand & { name: string }, load: LoadOptionsInput, options: true | { rungRequests?: number; idleSeconds?: number }, deps: WorkflowDeps) {
+  const extra = options === true ? {} : options;
+  return checkForLeaks({ ...request, load, name: request.name, store: false, ...extra }, deps);
 }
 
 function targetInfo(request: TargetCommand, measured: { process: { pid: number; nodeVersion: string; nodeEnv: string | null }; port: number }): TargetInfo {

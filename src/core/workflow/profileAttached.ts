@@ -9,7 +9,7 @@ import { analyzeProfiles } from './analyze';
 import { profileUnderLoad } from './profiledLoad';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
-import { type ProfileResult, type ProfilingOptions, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
+import { addMemoryAndLoop, memoryAndLoopContext, type ProfileResult, type ProfilingOptions, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
 
 /** `v8`: the flags are switched off again afterwards, since the process keeps running. */
 export interface AttachProfileRequest extends ProfilingOptions {
@@ -46,6 +46,7 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
       token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
       // No output: the app's stdout is its own (V8's inlining trace would land in its logs).
       v8: request.v8 === false ? undefined : { mode: 'attach' },
+      ...memoryAndLoopContext(request),
     });
   } finally {
     await attached.detach(); // the process keeps running; an inspector Hotpath opened is closed again
@@ -65,5 +66,6 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
     ...analysis, warnings,
   };
   result.checks = checksAfterRun(result);
+  await addMemoryAndLoop(result, profiled, request, analysis);
   return result;
 }

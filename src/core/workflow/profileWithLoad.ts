@@ -14,8 +14,12 @@ import { saveProfiles, type SavedProfile } from './profileStore';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
 import { errorMessage, ErrorCode, HotpathError } from '../common/errors';
-import { profileUnderLoad } from './profiledLoad';
+import { profileUnderLoad, type ProfiledLoad } from './profiledLoad';
 import { type RequestChooser, resolveRequest } from './requestPath';
+import { analyzeMemoryAndLoop, memorySampling, type EventLoopResult, type MemoryAndLoopExtras, type MemoryResult } from './memoryAndLoop';
+import { runtimeChecks } from './runtimeChecks';
+import { DEFAULT_MONITOR_OPTIONS } from '../loop/loopMonitor';
+import type { Analysis as AnalysisType } from './analyze';
 
 /** What every profiling run (launch, script, attach) takes besides its target. */
 export interface ProfilingOptions {
@@ -29,6 +33,10 @@ export interface ProfilingOptions {
   limit?: number;
   /** Collect V8's signals (tiers, deopts, inlining) in the same run; default true. */
   v8?: boolean;
+  /** Sample allocations over the profiled window (V8's sampling heap profiler), every this many bytes on average. */
+  memoryIntervalBytes?: number;
+  /** Loop turns at least this long are blocking episodes (default 20 ms). */
+  blockThresholdMs?: number;
 }
 
 export interface ProfileRequest extends TargetCommand, ProfilingOptions {
@@ -72,6 +80,33 @@ export interface ProfileResult extends Analysis {
   profilePath: string;
   profiles: SavedProfile[];
   samplingIntervalMicros: number;
+  /** Allocations (--memory) and GC during the profiled window. */
+  memory?: MemoryResult;
+  /** Event-loop delay, utilization and blocking episodes during the profiled window. */
+  eventLoop?: EventLoopResult;
+  /** Allocation model and blocking attribution for the front ends. Not in the JSON. */
+  memoryExtras?: MemoryAndLoopExtras;
+}
+
+/** The profile's view of memory and the event loop, with its warnings and checks added to `result`. */
+export async function addMemoryAndLoop(result: ProfileResult, captured: Pick<ProfiledLoad, 'heapProfile' | 'heapSampling' | 'loop' | 'loopLimitation' | 'profiles' | 'v8'>, request: Pick<ProfilingOptions, 'blockThresholdMs' | 'limit'>, analysis: Pick<AnalysisType, 'model'>): Promise<void> {
+  const found = await analyzeMemoryAndLoop({
+    captured, model: analysis.model, profilePath: result.profilePath, load: result.load, v8: captured.v8,
+    thresholdMs: request.blockThresholdMs ?? DEFAULT_MONITOR_OPTIONS.thresholdMs, limit: request.limit,
+  });
+  result.memory = found.memory;
+  result.eventLoop = found.eventLoop;
+  result.memoryExtras = found.extras;
+  result.warnings.push(...found.warnings);
+  result.checks = [...(result.checks ?? []), ...runtimeChecks(found.memory, found.eventLoop)];
+}
+
+/** What profileUnderLoad is asked to collect besides the CPU profile, from the request. */
+export function memoryAndLoopContext(request: Pick<ProfilingOptions, 'memoryIntervalBytes' | 'blockThresholdMs'>) {
+  return {
+    ...(request.memoryIntervalBytes ? { memory: memorySampling(request.memoryIntervalBytes) } : {}),
+    loop: { thresholdMs: request.blockThresholdMs ?? DEFAULT_MONITOR_OPTIONS.thresholdMs },
+  };
 }
 
 export interface WorkflowDeps {
@@ -104,6 +139,7 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
         token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
         request: { offer, chooser: deps.chooseRequest },
         v8: request.v8 === false ? undefined : { mode: 'launch', output: target.onOutput },
+        ...memoryAndLoopContext(request),
         onCrash: async (err, partial) => {
           const saved = await saveProfiles(outDir, request.name, partial);
           await client.close(); // the crashed app waits for the debugger to leave before it exits
@@ -144,5 +180,6 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
     warnings,
   };
   result.checks = checksAfterRun(result);
+  await addMemoryAndLoop(result, captured, request, analysis);
   return result;
 }

@@ -11,6 +11,10 @@ import type { ProgressSink } from './progress';
 import type { Event } from '../common/events';
 import { V8Collector, type V8Mode } from '../v8/collector';
 import type { V8RawSignals } from '../v8/types';
+import { AllocationSampler, type AllocationSamplingOptions } from '../memory/allocationSampler';
+import type { SamplingHeapProfile } from '../memory/heapProfile';
+import { LoopMonitor } from '../loop/loopMonitor';
+import type { MonitorReport, MonitorStartOptions } from '../loop/monitorScript';
 
 export interface ProfiledLoad {
   profiles: CapturedProfile[];
@@ -21,6 +25,12 @@ export interface ProfiledLoad {
   endedEarly: boolean;
   /** V8's signals of the main thread, collected in the same run (when asked for). */
   v8?: V8RawSignals;
+  /** The main thread's allocations over the same window (--memory). */
+  heapProfile?: SamplingHeapProfile;
+  heapSampling?: AllocationSamplingOptions;
+  /** What the event-loop and GC monitor saw over the window, or why it could not run. */
+  loop?: MonitorReport;
+  loopLimitation?: string;
 }
 
 export interface ProfiledLoadContext {
@@ -42,6 +52,10 @@ export interface ProfiledLoadContext {
   v8?: { mode: V8Mode; output?: Event<string> };
   /** What the warm-up's route check may offer when it gets only 404s (requestPath.ts). */
   request?: RequestCheck;
+  /** Sample allocations over the same window as the CPU profile (V8's sampling heap profiler). */
+  memory?: AllocationSamplingOptions;
+  /** Watch the event loop and GC over the window (default on); false leaves the app's loop alone. */
+  loop?: Partial<MonitorStartOptions> | false;
 }
 
 /**
@@ -56,18 +70,32 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   const guardSeconds = loadOptions.warmupSeconds + loadOptions.durationSeconds + 120;
   const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds }) : undefined;
   let succeeded = false;
+  let sampler: AllocationSampler | undefined;
+  let loopMonitor: LoopMonitor | undefined;
   try {
     loadOptions = await warmUpChecked(loadOptions, { ...phase, offsetSeconds: 0 }, ctx.request ?? {});
+    // The same window for all three: allocations, the loop monitor, the CPU profile.
+    sampler = ctx.memory ? await AllocationSampler.start(client, ctx.memory) : undefined;
     const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: ctx.workers, logger });
+    // After Profiler.start, whose own set-up in the app must not count as a long turn of the loop.
+    const monitor = ctx.loop === false ? undefined : await LoopMonitor.start(client, ctx.loop ?? {}, logger);
+    loopMonitor = monitor instanceof LoopMonitor ? monitor : undefined;
     try {
       const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
       progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
+      // The monitor first: what the profiler does while stopping must not count as a long turn of the loop.
+      const loop = await loopMonitor?.stop();
       await v8?.stopTracing();
       const profiles = await run.stop();
+      const heapProfile = await sampler?.stop();
       // After Profiler.stop: the tier query walks the heap, which must not be in the profile.
       const signals = v8 ? await v8.finish(profiles.find((p) => p.thread === 'main')?.profile, { targetGone: client.isClosed }) : undefined;
       succeeded = true;
-      return { profiles, load, loadOptions, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}) };
+      const loopLimitation = monitor && !(monitor instanceof LoopMonitor) ? monitor.limitation : loopMonitor && !loop ? 'the event-loop monitor returned no report (the app may have ended)' : undefined;
+      return {
+        profiles, load, loadOptions, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}),
+        ...(heapProfile ? { heapProfile, heapSampling: ctx.memory } : {}), ...(loop ? { loop } : {}), ...(loopLimitation ? { loopLimitation } : {}),
+      };
     } catch (err) {
       if (!ctx.onCrash || !run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;
       return await ctx.onCrash(err, await run.stop());
@@ -75,7 +103,11 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
       run.dispose();
     }
   } finally {
-    // Errors, cancellation, a crash: leave the process as it was (flags off) and remove the trace file.
-    if (!succeeded) await v8?.abandon();
+    // Errors, cancellation, a crash: leave the process as it was (flags off, no sampling, no monitor) and remove the trace file.
+    if (!succeeded) {
+      await v8?.abandon();
+      await sampler?.abandon();
+    }
+    if (loopMonitor && !client.isClosed) await loopMonitor.dispose();
   }
 }

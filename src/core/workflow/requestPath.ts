@@ -96,7 +96,8 @@ export async function resolveRequest(load: LoadOptionsInput, target: LaunchedTar
   let offered: Promise<RequestOffer> | undefined;
   // Read when needed: to choose now, or to name the app's routes should the warm-up get only 404s.
   const offer = () => (offered ??= offerFor(target, ready, ctx.chooser?.lastUsed));
-  if (load.url !== undefined || load.path !== undefined) return { options: resolveLoadOptions(load, { port: ready.port }), offer };
+  // A path, a URL or several routes (--request, a load file): the user said what to load.
+  if (load.url !== undefined || load.path !== undefined || load.routes?.length) return { options: resolveLoadOptions(load, { port: ready.port }), offer };
   const found = await offer();
   if (ctx.token.isCancellationRequested) throw cancelledError();
   let choice: RequestChoice;

@@ -19,6 +19,23 @@ export interface FlameProfileMeta {
   /** Call-tree nodes in the raw profile (for the record; the payload carries merged frames). */
   nodeCount: number;
   warnings: string[];
+  /**
+   * What the widths measure: time (µs, the default) or bytes (an allocation profile: each "sample" is
+   * an allocation, `durationUs` the total bytes, the flame chart's axis allocation order).
+   */
+  unit?: 'us' | 'bytes';
+  /** Requests of the measured load, when known: amounts are also shown per request. */
+  requests?: number;
+  /** Bands drawn above the flame chart on its time axis (e.g. blocking episodes of the event loop). */
+  lanes?: FlameLane[];
+}
+
+/** A band of intervals over the flame chart's time axis, each with a label (profile-controlled text). */
+export interface FlameLane {
+  title: string;
+  /** [start, end] pairs, µs from the timeline's start. */
+  spans: number[];
+  labels: string[];
 }
 
 /** Functions as parallel arrays; strings are indices into FlamePayload.strings (-1 = none). */

@@ -113,6 +113,7 @@ export function registerRunCommands(deps: RunCommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand('hotpath.verifyAgainstBaseline', () => runTargetCommand(deps, 'verify')),
     vscode.commands.registerCommand('hotpath.profileScript', () => runTargetCommand(deps, 'script')),
     vscode.commands.registerCommand('hotpath.attachAndProfile', () => attachAndProfile(deps)),
+    vscode.commands.registerCommand('hotpath.checkForLeaks', () => runTargetCommand(deps, 'leak')),
     vscode.commands.registerCommand('hotpath.chooseTarget', async () => {
       try { await chooseTarget(deps.state, { http: true, forceAsk: true }); } catch (err) { if (!(err instanceof TargetCancelled)) void showError(`Hotpath: ${errorMessage(err)}`); }
     }),

@@ -14,7 +14,7 @@ export interface HotpathLaunchConfig {
   type?: string;
   request?: string;
   name?: string;
-  mode?: 'profile' | 'baseline' | 'verify' | 'script' | 'compare';
+  mode?: 'profile' | 'baseline' | 'verify' | 'script' | 'compare' | 'leak';
   program?: string;
   command?: string[];
   runtimeExecutable?: string;
@@ -27,6 +27,8 @@ export interface HotpathLaunchConfig {
   samplingIntervalMicros?: number;
   /** mode "compare": the two sides and how long to measure. */
   compare?: LaunchCompare;
+  /** Profile mode: sample allocations too. */
+  memory?: boolean;
 }
 
 export interface LaunchCompare {
@@ -49,7 +51,7 @@ export interface LaunchCompare {
   warmupSeconds?: number;
 }
 
-const MODES = ['profile', 'baseline', 'verify', 'script', 'compare'] as const;
+const MODES = ['profile', 'baseline', 'verify', 'script', 'compare', 'leak'] as const;
 const COMPARE_EXAMPLE = '"compare": {"base": "HEAD~1"} or {"node": ["22", "24"]} or {"envA": {"NODE_ENV": "development"}, "envB": {"NODE_ENV": "production"}}';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -94,6 +96,9 @@ export function requestFromLaunchConfig(config: HotpathLaunchConfig, folder: str
     load: { ...defaults.load, ...(config.load ?? {}) },
     runs: config.runs ?? defaults.runs,
     samplingIntervalMicros: config.samplingIntervalMicros ?? defaults.samplingIntervalMicros,
+    ...(config.memory === true ? { memoryIntervalBytes: defaults.memoryIntervalBytes ?? 32768 } : config.memory === false ? {} : defaults.memoryIntervalBytes ? { memoryIntervalBytes: defaults.memoryIntervalBytes } : {}),
+    ...(defaults.blockThresholdMs ? { blockThresholdMs: defaults.blockThresholdMs } : {}),
+    ...(defaults.leak ? { leak: defaults.leak } : {}),
   };
   if (mode === 'baseline' || mode === 'verify') {
     if (settings.runs < 2) throw new Error('launch.json: "runs" must be at least 2: a comparison needs the spread between runs.');

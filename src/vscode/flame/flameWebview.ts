@@ -25,6 +25,15 @@ export interface FlameContent {
   decorate?: (payload: FlamePayload) => void;
   /** Built already (in the profile worker, extras included): sent as it is. */
   payload?: FlamePayload;
+  /** Datasets of the same run the page offers to switch to; the first is this content. */
+  choices?: FlameChoice[];
+}
+
+/** Another view of the same run (allocations beside CPU time); `build` is absent for the content itself. */
+export interface FlameChoice {
+  id: string;
+  label: string;
+  build?: () => FlamePayload;
 }
 
 export function buildPayload(content: FlameContent): FlamePayload {
@@ -44,6 +53,9 @@ export function buildPayload(content: FlameContent): FlamePayload {
  */
 export class FlameWebview implements vscode.Disposable {
   private payload: FlamePayload | undefined;
+  private choices: FlameChoice[] = [];
+  private active = '';
+  private readonly built = new Map<string, FlamePayload>();
   private ready = false;
   private pending: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -63,6 +75,10 @@ export class FlameWebview implements vscode.Disposable {
   show(content: FlameContent): void {
     try {
       this.payload = buildPayload(content);
+      this.choices = content.choices ?? [];
+      this.active = this.choices[0]?.id ?? '';
+      this.built.clear();
+      if (this.active) this.built.set(this.active, this.payload);
     } catch (err) {
       this.log.error(`Could not build the flamegraph of ${content.title}: ${(err as Error).stack ?? err}`);
       this.webview.html = `<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"><p>Hotpath could not draw this profile; see the Hotpath output for details.</p>`;
@@ -93,7 +109,7 @@ export class FlameWebview implements vscode.Disposable {
     switch (raw.type) {
       case 'ready': {
         if (!this.payload) return;
-        for (const m of initMessages(this.payload, true, this.state)) await this.webview.postMessage(m);
+        for (const m of initMessages(this.payload, true, this.state, { choices: this.choiceList() })) await this.webview.postMessage(m);
         this.ready = true;
         for (const m of this.pending.splice(0)) await this.webview.postMessage(m);
         return;
@@ -101,11 +117,29 @@ export class FlameWebview implements vscode.Disposable {
       case 'openSource':
         await openSource(raw.file, raw.line, raw.column, this.log, this.ownColumn() === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
         return;
+      case 'showData': {
+        const choice = this.choices.find((c) => c.id === raw.id);
+        if (!choice || choice.id === this.active) return;
+        let payload = this.built.get(choice.id);
+        if (!payload && choice.build) {
+          try { payload = choice.build(); } catch (err) { this.log.error(`Could not build the ${choice.label} view: ${(err as Error).stack ?? err}`); return; }
+          this.built.set(choice.id, payload);
+        }
+        if (!payload) return;
+        this.payload = payload;
+        this.active = choice.id;
+        for (const m of initMessages(payload, true, this.state, { choices: this.choiceList() })) await this.webview.postMessage(m);
+        return;
+      }
       case 'error':
         this.log.error(`Flamegraph page: ${raw.message}`);
         void showError(`Hotpath could not show the flamegraph: ${raw.message}`);
         return;
     }
+  }
+
+  private choiceList() {
+    return this.choices.map((c) => ({ id: c.id, label: c.label, active: c.id === this.active }));
   }
 
   dispose(): void {

@@ -4,14 +4,15 @@
  */
 import type { Comparison, MetricResult } from '../../core/stats/metrics';
 import { halfWidthText, movedText, percentLevel, ratioPercent, VERDICT_TEXT } from '../../core/stats/formatComparison';
-import { formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
+import { formatBytes, formatInt, formatMs, labelText, mdCode, mdEscape } from '../../shared/text';
 import { ownMatters } from '../../core/attribution/rank';
 import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progress';
 
 export type StatusState =
   | { kind: 'idle' }
   | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number; interval?: WorkflowProgress['interval'] }
-  | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string }
+  | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string; loopP99Ms?: number; blockedBy?: string }
+  | { kind: 'leak'; name: string; verdict: 'growing' | 'stable'; bytesPerRequest: number; ciLow: number; ciHigh: number; requests: number; comparison?: string; site?: { function: string; file: string; line: number | null } }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
   | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
   | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean };
@@ -107,6 +108,19 @@ function intervalNote(i: NonNullable<WorkflowProgress['interval']>): string {
   return ` ${i.label} ${ratioPercent(i.ratio)} ${halfWidthText(i.halfWidthPct)}`;
 }
 
+/** `+3.1 KB/req` (the status bar's short form of a growth rate). */
+function perRequest(bytes: number): string {
+  return `${bytes >= 0 ? '+' : ''}${formatBytes(bytes)}/req`;
+}
+
+function renderLeak(s: Extract<StatusState, { kind: 'leak' }>): RenderedStatus {
+  const growing = s.verdict === 'growing';
+  const text = s.comparison ? `$(pulse) heap ${noIcons(s.comparison.replace(/\/request/g, '/req'))}` : `$(pulse) heap ${growing ? `growing ${perRequest(s.bytesPerRequest)}` : 'stable'}`;
+  const site = s.site ? `\n\nObjects that stay are allocated in ${mdCode(s.site.function)} at ${mdEscape(s.site.file)}${s.site.line ? `:${s.site.line}` : ''}.` : '';
+  const tooltip = `**Hotpath leak check "${mdEscape(s.name)}"** — ${growing ? 'growing' : 'stable'}\n\nHeap after full GC: ${perRequest(s.bytesPerRequest)} (95% CI ${perRequest(s.ciLow)} … ${perRequest(s.ciHigh)}) over ${formatInt(s.requests)} requests.${s.comparison ? `\n\nCompared with the previous check: ${mdEscape(s.comparison)}.` : ''}${site}\n\n[$(refresh) Check again](command:hotpath.checkForLeaks)`;
+  return { text, tooltip, tone: growing ? 'slower' : s.comparison?.startsWith('stable now') ? 'faster' : 'neutral', command: 'hotpath.checkForLeaks' };
+}
+
 export function renderStatus(state: StatusState): RenderedStatus {
   switch (state.kind) {
     case 'idle':
@@ -121,9 +135,11 @@ export function renderStatus(state: StatusState): RenderedStatus {
       // Own cost (self plus the dependency, Node and native code it calls) is what a change can remove.
       const own = ownMatters(state);
       const share = own ? `${state.ownPct.toFixed(1)}% own` : `${state.selfPct.toFixed(1)}% self`;
+      const loop = state.loopP99Ms !== undefined ? ` · loop p99 ${formatMs(state.loopP99Ms)}` : '';
+      const loopTip = state.loopP99Ms !== undefined ? `\n\n**Event loop**: p99 delay ${formatMs(state.loopP99Ms)}${state.blockedBy ? ` — held longest by ${mdCode(state.blockedBy)}` : ''}` : '';
       return {
-        text: `$(flame) ${noIcons(labelText(state.function))} ${share}`,
-        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.ownPct.toFixed(1)}% own, ${state.selfPct.toFixed(1)}% self time${state.ownDetail ? ` (${mdEscape(state.ownDetail)})` : ''}\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
+        text: `$(flame) ${noIcons(labelText(state.function))} ${share}${loop}`,
+        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.ownPct.toFixed(1)}% own, ${state.selfPct.toFixed(1)}% self time${state.ownDetail ? ` (${mdEscape(state.ownDetail)})` : ''}\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}${loopTip}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
         tone: 'neutral', command: 'hotpath.showFlamegraph',
       };
     }
@@ -137,5 +153,7 @@ export function renderStatus(state: StatusState): RenderedStatus {
       return renderVerified(state);
     case 'compared':
       return renderCompared(state);
+    case 'leak':
+      return renderLeak(state);
   }
 }

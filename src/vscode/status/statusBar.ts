@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { HotpathSession } from '../session';
 import { renderStatus } from './render';
 
-const TRUSTED_COMMANDS = ['hotpath.verifyAgainstBaseline', 'hotpath.showFlamegraph', 'hotpath.baselines.open', 'hotpath.profileWithLoad', 'hotpath.establishBaseline', 'hotpath.compareAgain'];
+const TRUSTED_COMMANDS = ['hotpath.verifyAgainstBaseline', 'hotpath.showFlamegraph', 'hotpath.baselines.open', 'hotpath.profileWithLoad', 'hotpath.establishBaseline', 'hotpath.compareAgain', 'hotpath.checkForLeaks'];
 
 /** One status bar item, rendered from the session's one status value. */
 export class StatusBar implements vscode.Disposable {

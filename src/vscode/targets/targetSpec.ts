@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { splitCommandLine } from './commandLine';
+import type { RouteInput } from '../../core/load/routes';
 
 /** An app Hotpath can start and load, as written in `hotpath.targets` or remembered from the first run. */
 export interface TargetSettings {
@@ -11,6 +12,8 @@ export interface TargetSettings {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Several routes with weights (as `--request` / a load file): `[{method, path, weight, headers, body}]`. */
+  requests?: RouteInput[];
 }
 
 /** A target resolved against its workspace folder, ready for the core. */
@@ -24,6 +27,7 @@ export interface TargetSpec {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  requests?: RouteInput[];
 }
 
 const isStringRecord = (v: unknown): v is Record<string, string> =>
@@ -43,6 +47,7 @@ export function resolveTarget(raw: unknown, folder: string, where = 'hotpath.tar
   if (t.env !== undefined && !isStringRecord(t.env)) throw new Error(`${where}: target "${label}": "env" must map names to string values.`);
   if (t.headers !== undefined && !isStringRecord(t.headers)) throw new Error(`${where}: target "${label}": "headers" must map names to string values.`);
   if (t.cwd !== undefined && typeof t.cwd !== 'string') throw new Error(`${where}: target "${label}": "cwd" must be a path.`);
+  if (t.requests !== undefined && (!Array.isArray(t.requests) || t.requests.length === 0)) throw new Error(`${where}: target "${label}": "requests" must be a list such as [{"path": "/orders", "weight": 20}, {"path": "/report"}].`);
   return {
     name: label,
     command,
@@ -52,6 +57,7 @@ export function resolveTarget(raw: unknown, folder: string, where = 'hotpath.tar
     ...(typeof t.method === 'string' ? { method: t.method.toUpperCase() } : {}),
     ...(t.headers ? { headers: t.headers } : {}),
     ...(typeof t.body === 'string' ? { body: t.body } : {}),
+    ...(t.requests ? { requests: [...t.requests] } : {}),
   };
 }
 
@@ -66,6 +72,7 @@ export function targetToSettings(spec: TargetSpec, folder: string): TargetSettin
     ...(spec.method ? { method: spec.method } : {}),
     ...(spec.headers ? { headers: spec.headers } : {}),
     ...(spec.body ? { body: spec.body } : {}),
+    ...(spec.requests ? { requests: spec.requests } : {}),
   };
 }
 

@@ -12,6 +12,16 @@ import { checksOf, type RunResult } from './runs';
 import { showInfo, showWarning } from '../notify';
 import { moduleLineLabels, moduleLabelText } from '../../core/startup/lineLabels';
 import { formatMs, formatRate } from '../../shared/text/numbers';
+import { attachRuntime } from '../runtime/loaded';
+import { growthRate } from '../../core/memory/growthComparison';
+
+/** The event loop's p99 delay and the line that held it most, for the status bar. */
+function loopStatus(loaded: LoadedProfile): { loopP99Ms?: number; blockedBy?: string } {
+  const loop = loaded.eventLoop;
+  if (!loop?.delayMs) return {};
+  const top = loop.blockingLines[0];
+  return { loopP99Ms: loop.delayMs.p99, ...(top ? { blockedBy: `${top.function} (${path.basename(top.file)}:${top.line})` } : {}) };
+}
 
 export interface ApplyContext {
   session: HotpathSession;
@@ -19,6 +29,10 @@ export interface ApplyContext {
   log: vscode.LogOutputChannel;
   /** Adds V8 extras to flamegraph payloads, when signals were collected. */
   decorate?: (loaded: LoadedProfile) => ((payload: import('../../shared/flame/payload').FlamePayload) => void) | undefined;
+  /** Other views of the run for the flamegraph panel (allocations). */
+  flameChoices?: (loaded: LoadedProfile) => import('../flame/flameWebview').FlameChoice[] | undefined;
+  /** Retained lines of a leak check into the editor. */
+  showRetained?: (result: import('../../core/workflow/leakCheck').LeakResult) => void;
 }
 
 /** The user function with the most own cost, else the hottest function: what the status bar and summary name. */
@@ -33,8 +47,8 @@ function logWarnings(log: vscode.LogOutputChannel, warnings: readonly Warning[])
 export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: { preserveFocus?: boolean } = {}): void {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
-  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath });
-  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, options);
+  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath, ...loopStatus(loaded) });
+  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
 }
 
 /**
@@ -50,7 +64,7 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
   switch (result.kind) {
     case 'profile':
     case 'script': {
-      const loaded = loadedFromAnalysis(result.profilePath, result);
+      const loaded = result.kind === 'profile' ? attachRuntime(loadedFromAnalysis(result.profilePath, result), result) : loadedFromAnalysis(result.profilePath, result);
       showProfile(ctx, loaded);
       const top = topHotspot(loaded);
       const detail = top ? ownDetail(top, formatPct) : undefined;
@@ -92,9 +106,26 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       if (options.notify) void (flagged ? showWarning : showInfo)(`Hotpath: ${summary}`);
       return summary;
     }
+    case 'leak': {
+      ctx.showRetained?.(result);
+      const l = result.leak;
+      const site = l.verdict === 'growing' ? l.sites.find((s) => s.category === 'user') : undefined;
+      ctx.session.setStatus({ kind: 'leak', name: result.name, verdict: l.verdict, bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh, requests: l.requests, comparison: result.previous?.comparison.summary, ...(site ? { site: { function: site.function, file: site.file, line: site.line } } : {}) });
+      const change = result.previous ? ` (${result.previous.comparison.summary})` : '';
+      const summary = `Leak check "${result.name}": heap ${l.verdict === 'growing' ? `growing ${growthRate(l.bytesPerRequest)}` : 'stable'}${change}${site ? `; objects that stay are allocated in ${site.function} (${path.basename(site.file)}:${site.line})` : ''}.${warningNote}`;
+      if (options.notify) {
+        const show = l.verdict === 'growing' ? showWarning : showInfo;
+        const open = site?.line ? 'Open Retaining Line' : undefined;
+        void show(`Hotpath: ${summary}`, ...(open ? [open] : [])).then(async (choice) => {
+          if (choice && site?.line) await vscode.window.showTextDocument(vscode.Uri.file(site.file), { selection: new vscode.Range(site.line - 1, 0, site.line - 1, 0) });
+        });
+      }
+      return summary;
+    }
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
-      const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${warningNote}`;
+      const leak = result.leakComparison ? ` Heap: ${result.leakComparison.summary}.` : '';
+      const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${leak}${warningNote}`;
       if (options.notify) {
         const show = result.comparison.verdict === 'slower' ? showWarning : showInfo;
         // The baseline ran on another commit: measuring both interleaved, now, is the sounder test.

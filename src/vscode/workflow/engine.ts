@@ -10,12 +10,20 @@ import { compareVariants } from '../../core/workflow/compare';
 import { measureStartup } from '../../core/workflow/startup';
 import { runBench } from '../../core/workflow/bench';
 import { profileName, type RunRequest, type RunResult } from './runs';
+import { checkForLeaks } from '../../core/workflow/leakCheck';
 
 export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
   switch (request.kind) {
     case 'profile': {
       const t = request.target;
-      return profileWithLoad({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50 }, deps);
+      return profileWithLoad({
+        command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: profileName(t.name), limit: 50,
+        memoryIntervalBytes: request.settings.memoryIntervalBytes, blockThresholdMs: request.settings.blockThresholdMs,
+      }, deps);
+    }
+    case 'leak': {
+      const t = request.target;
+      return checkForLeaks({ command: t.command, cwd: t.cwd, env: t.env, load: request.settings.load, name: profileName(t.name), ...request.settings.leak }, deps);
     }
     case 'script': {
       const t = request.target;

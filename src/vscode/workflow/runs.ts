@@ -14,9 +14,10 @@ import type { SideSpec } from '../../core/variants/sides';
 import type { CompareResult } from '../../core/workflow/compare';
 import type { StartupResult } from '../../core/workflow/startup';
 import type { BenchResult } from '../../core/workflow/bench';
+import type { LeakResult } from '../../core/workflow/leakCheck';
 import type { TargetSpec } from '../targets/targetSpec';
 
-export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare' | 'startup' | 'bench';
+export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare' | 'startup' | 'bench' | 'leak';
 
 /** An interleaved comparison of two sides of one target (git revision, Node versions, env, node flags). */
 export interface CompareRunRequest {
@@ -28,14 +29,14 @@ export interface CompareRunRequest {
 }
 
 export type RunRequest =
-  | { kind: 'profile' | 'script'; target: TargetSpec; settings: RunSettings }
+  | { kind: 'profile' | 'script' | 'leak'; target: TargetSpec; settings: RunSettings }
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
   | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
   | CompareRunRequest
   | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number }
   | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[] };
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult | StartupResult | BenchResult;
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult | StartupResult | BenchResult | LeakResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -46,6 +47,7 @@ export const RUN_TITLES: Record<RunKind, string> = {
   compare: 'Compare',
   startup: 'Profile Startup',
   bench: 'Run Benchmark',
+  leak: 'Check for Leaks',
 };
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */

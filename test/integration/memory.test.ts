@@ -1,0 +1,153 @@
+// Allocations, GC, the event loop and leaks on a real Express app (test/fixtures/npm-apps/orders-api)
+// under real load, through the CLI as users run it, on every Node version the project supports (the
+// CLI and the app both on the version under test):
+// - a route that blocks the loop (/report, PBKDF2 on the request path, ~40 ms) at 1 request in 24,
+//   while most of the load goes to /orders: the blocking line is named, and /orders' p99 shows it;
+// - an allocation-heavy handler (/catalog): its function tops the allocation sites, and its bytes per
+//   request prove that objects the GC already collected are counted (the runtime honours the flags);
+// - a per-request leak (/visit keeps every visit): growing, with the retaining line; with the fix
+//   (AUDIT_LIMIT) stable, and the second check reads "stable now; was …";
+// - baseline --leak, then verify after the fix: the growth rates are compared.
+// Effects are large on purpose (tens of ms, KB per request); nothing here asserts a duration.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { marker, ROOT, runCliOn, waitForNoProcesses } from '../helpers/cli';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'orders-api');
+const lineWith = (rel: string, text: string) => fs.readFileSync(path.join(FIXTURE, rel), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+
+/** A copy of the app in a temporary folder (its node_modules linked): baselines and leak checks are stored beside the app. */
+function appCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-orders-api-'));
+  for (const entry of ['server.js', 'lib', 'package.json']) fs.cpSync(path.join(FIXTURE, entry), path.join(dir, entry), { recursive: true });
+  fs.symlinkSync(path.join(FIXTURE, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return fs.realpathSync(dir);
+}
+const MIX = ['--request', 'GET:/orders:20', '--request', 'GET:/report:1', '--request', 'GET:/catalog:3'];
+const LOAD = ['--duration', '4', '--warmup', '2', '--connections', '8', '--env', 'NODE_ENV=production', '--env', 'QUIET=1'];
+const LEAK = ['--request', 'GET:/visit', '--rung', '1500', '--idle', '2', '--warmup', '2', '--connections', '8', '--env', 'NODE_ENV=production', '--env', 'QUIET=1'];
+
+function nodeFor(major: string, ctx: Mocha.Context): string {
+  if (major === '20') return process.execPath;
+  const version = versions.VERSIONS[major];
+  if (!versions.isInstalled(version)) {
+    if (process.env.HOTPATH_NODE_VERSIONS === 'skip') ctx.skip();
+    throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
+  }
+  return versions.nodeBinary(version);
+}
+
+for (const major of ['20', ...Object.keys(versions.VERSIONS)]) {
+  describe(`memory, GC and the event loop on a real Express app, Node ${major}`, function () {
+    this.timeout(240_000);
+    let node = process.execPath;
+    let out: string;
+    let APP: string;
+
+    before(function () {
+      node = nodeFor(major, this);
+      out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-memory-${major}-`));
+      APP = appCopy();
+    });
+    after(() => {
+      if (out) fs.rmSync(out, { recursive: true, force: true });
+      if (APP) fs.rmSync(APP, { recursive: true, force: true });
+    });
+
+    async function cli(args: string[], extra: string[] = []): Promise<any> {
+      const tag = marker();
+      const run = await runCliOn(node, [...args, '--json', '--out', out, ...extra, '--', node, 'server.js', tag], { cwd: APP, timeoutMs: 200_000 });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(await waitForNoProcesses(tag), [], 'no app process left behind');
+      return run.json();
+    }
+
+    it('a route that blocks the loop is named in blockingLines, the other route\'s p99 shows it, the allocation-heavy handler tops the sites', async () => {
+      const doc = await cli(['profile', '--memory', ...MIX, ...LOAD]);
+      const routes = doc.load.routes;
+      assert.deepEqual(routes.map((r: any) => `${r.method} ${r.path}`), ['GET /orders', 'GET /report', 'GET /catalog']);
+      for (const r of routes) assert.ok(r.requests > 0 && r.non2xx === 0, JSON.stringify(r));
+
+      // The event loop: /report's PBKDF2 call holds it; most of the blocked time is on that line.
+      const loop = doc.eventLoop;
+      const blocking = loop.blockingLines[0];
+      assert.ok(blocking, JSON.stringify(loop).slice(0, 500));
+      assert.equal(blocking.file, path.join(APP, 'lib', 'report.js'), JSON.stringify(loop.blockingLines.slice(0, 3)));
+      assert.equal(blocking.line, lineWith('lib/report.js', 'crypto.pbkdf2Sync('));
+      assert.equal(blocking.function, 'monthlyReport');
+      assert.ok(blocking.episodes >= 3, `episodes ${blocking.episodes}`);
+      const others = loop.blockingLines.slice(1).reduce((s: number, l: any) => s + l.blockedMs, 0);
+      assert.ok(blocking.blockedMs > others, `report ${blocking.blockedMs} ms vs all other lines ${others} ms`);
+      assert.ok(loop.longTasks.some((t: any) => t.function === 'monthlyReport' && t.line === blocking.line), JSON.stringify(loop.longTasks.slice(0, 5)));
+      assert.ok(loop.delayMs.p99 > 0 && loop.utilization > 0 && loop.utilization <= 1, JSON.stringify(loop.delayMs));
+      // The symptom is on the route the load mostly targets: /orders waits behind the reports.
+      const orders = routes[0];
+      assert.ok(orders.latencyMs.p99 >= 20 && orders.latencyMs.p99 >= 3 * orders.latencyMs.p50, `/orders p50 ${orders.latencyMs.p50} ms, p99 ${orders.latencyMs.p99} ms`);
+
+      // Allocations: catalogPage builds 600 objects per /catalog request.
+      const a = doc.memory.allocations;
+      assert.equal(a.includesCollected, true);
+      assert.equal(a.samplingIntervalBytes, 32768);
+      const top = a.sites[0];
+      assert.equal(top.function, 'catalogPage', JSON.stringify(a.sites.slice(0, 4)));
+      assert.equal(top.file, path.join(APP, 'lib', 'catalog.js'));
+      assert.equal(top.line, lineWith('lib/catalog.js', 'function catalogPage'));
+      assert.equal(top.category, 'user');
+      // Only objects the GC already freed make this many bytes: the page is thrown away after each request.
+      const perCatalogRequest = top.bytes / routes[2].requests;
+      assert.ok(perCatalogRequest > 20_000, `catalogPage allocates ${perCatalogRequest} B per /catalog request`);
+      assert.ok(a.sites.some((s: any) => s.category === 'dependency' && s.package === 'express'), 'express\'s own allocations are sites of their own');
+      assert.ok(fs.existsSync(a.heapProfilePath) && fs.existsSync(`${a.heapProfilePath}.html`), a.heapProfilePath);
+
+      // GC during the window, from the app's gc performance entries.
+      assert.equal(doc.memory.gcSource, 'performance-observer');
+      assert.ok(doc.memory.gcPauses.count > 0 && doc.memory.gcPauses.maxMs >= doc.memory.gcPauses.p50Ms, JSON.stringify(doc.memory.gcPauses));
+      assert.ok(doc.memory.gcPct >= 0 && doc.memory.gcPct < 100);
+
+      // The checklist says the loop is what limits this app, in words, with the usual fixes.
+      const check = doc.checks.find((c: any) => c.id === 'loop-delay');
+      assert.notEqual(check.status, 'pass', JSON.stringify(check));
+      assert.match(check.advice, /monthlyReport \(report\.js:\d+\)/);
+      assert.match(check.advice, /worker thread/);
+    });
+
+    it('a per-request leak grows, with the retaining line; its fix is stable, and the next check says what changed', async function () {
+      if (major !== '20' && major !== '24') this.skip(); // the leak check does not depend on the V8 version the way tiers do: two are enough
+      const leaky = await cli(['leak', ...LEAK, '--name', `visits-${major}`]);
+      const l = leaky.leak;
+      assert.equal(l.verdict, 'growing', JSON.stringify(l.rungs));
+      assert.ok(l.ciLow > 100 && l.bytesPerRequest > 200, `${l.bytesPerRequest} B/request (CI ${l.ciLow} … ${l.ciHigh})`);
+      assert.equal(l.rungs.length, 5);
+      assert.deepEqual(l.rungs.map((r: any) => r.phase), ['warmup', 'load', 'load', 'load', 'idle']);
+      const site = l.sites[0];
+      assert.equal(site.file, path.join(APP, 'lib', 'audit.js'), JSON.stringify(l.sites.slice(0, 4)));
+      assert.equal(site.line, lineWith('lib/audit.js', 'visits.push('));
+      assert.equal(site.function, 'recordVisit');
+      assert.ok(site.retainedBytesPerRequest > 100, JSON.stringify(site));
+      assert.equal(leaky.checks[0].status, 'warn');
+
+      const fixed = await cli(['leak', ...LEAK, '--name', `visits-${major}`, '--env', 'AUDIT_LIMIT=100']);
+      assert.equal(fixed.leak.verdict, 'stable', JSON.stringify(fixed.leak.rungs));
+      assert.equal(fixed.previous.comparison.change, 'fixed');
+      assert.match(fixed.previous.comparison.summary, /^stable now; was \+\d[\d.,]* (B|KB)\/request$/);
+    });
+
+    it('baseline --leak, then verify after the fix: the growth rates are compared', async function () {
+      if (major !== '20') this.skip();
+      const quick = ['--runs', '2', '--duration', '2', '--warmup', '1', '--connections', '8', '--request', 'GET:/visit', '--rung', '1000', '--idle', '1', '--env', 'NODE_ENV=production', '--env', 'QUIET=1', '--name', 'visits-verify'];
+      const base = await cli(['baseline', '--leak', ...quick]);
+      assert.equal(base.leak.verdict, 'growing');
+      const verify = await cli(['verify', ...quick], []);
+      // Without the fix: still growing.
+      assert.equal(verify.leakComparison.change, 'still-growing');
+      const after = await cli(['verify', ...quick, '--env', 'AUDIT_LIMIT=100']);
+      assert.equal(after.leak.verdict, 'stable');
+      assert.equal(after.leakComparison.change, 'fixed');
+      assert.match(after.leakComparison.summary, /^stable now; was \+/);
+    });
+  });
+}
