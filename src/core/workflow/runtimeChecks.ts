@@ -23,10 +23,11 @@ function topUserSite(memory: MemoryResult) {
 }
 
 export function gcCheck(memory: MemoryResult): PreflightCheck {
-  const title = 'GC not a bottleneck';
   const pauses = memory.gcPauses;
   const observed = `${formatPct(memory.gcPct)} of the time in GC pauses${pauses ? ` (${pauses.count} collections, p99 ${formatMs(pauses.p99Ms)}, longest ${formatMs(pauses.maxMs)})` : ' (from the CPU profile)'}`;
-  if (memory.gcPct < GC_INFO_PCT) return { id: 'gc-share', status: 'pass', title, observed };
+  // Titles state what was found (the checklist reads as findings), not the goal.
+  if (memory.gcPct < GC_INFO_PCT) return { id: 'gc-share', status: 'pass', title: 'GC not a bottleneck', observed };
+  const title = memory.gcPct >= GC_WARN_PCT ? 'GC takes a large share of the time' : 'GC takes a noticeable share of the time';
   const site = topUserSite(memory);
   const perRequest = memory.allocations?.bytesPerRequest;
   const named = site
@@ -39,7 +40,6 @@ export function gcCheck(memory: MemoryResult): PreflightCheck {
 }
 
 export function loopCheck(loop: EventLoopResult): PreflightCheck {
-  const title = 'Event loop not blocked';
   const d = loop.delayMs;
   const top = loop.blockingLines[0];
   const longest = loop.longTasks.reduce((m, t) => Math.max(m, t.durationMs), 0);
@@ -47,7 +47,8 @@ export function loopCheck(loop: EventLoopResult): PreflightCheck {
     ? `event-loop delay p50 ${formatMs(d.p50)}, p99 ${formatMs(d.p99)}, max ${formatMs(d.max)}; ${loop.episodes} turn${loop.episodes === 1 ? '' : 's'} over ${formatMs(loop.thresholdMs)}${loop.utilization !== null ? `; loop busy ${formatPct(loop.utilization * 100)} of the time` : ''}`
     : `${loop.episodes} turn${loop.episodes === 1 ? '' : 's'} over ${formatMs(loop.thresholdMs)} (no delay histogram: ${loop.limitation ?? 'the monitor did not run'})`;
   const p99 = d?.p99 ?? longest;
-  if (p99 < DELAY_INFO_MS && loop.episodes === 0) return { id: 'loop-delay', status: 'pass', title, observed };
+  if (p99 < DELAY_INFO_MS && loop.episodes === 0) return { id: 'loop-delay', status: 'pass', title: 'Event loop not blocked', observed };
+  const title = p99 >= DELAY_WARN_MS ? 'Event loop blocked' : 'Event loop delayed at times';
   const named = top
     ? ` Most of the blocked time ran at ${top.function} (${where(top.file, top.line)}): ${formatMs(top.blockedMs)} in ${top.episodes} episode${top.episodes === 1 ? '' : 's'}.`
     : '';
@@ -59,11 +60,10 @@ export function loopCheck(loop: EventLoopResult): PreflightCheck {
 
 /** The leak check's verdict as a check (hotpath leak, verify with a leak check). */
 export function growthCheck(growth: GrowthSummary, site?: { function: string; file: string; line: number | null }): PreflightCheck {
-  const title = 'Heap stable under load';
   const observed = `heap after full GC: ${growthRate(growth.bytesPerRequest)} (95% CI ${growthRate(growth.ciLow)} … ${growthRate(growth.ciHigh)})`;
-  if (growth.verdict === 'stable') return { id: 'heap-growth', status: 'pass', title, observed };
+  if (growth.verdict === 'stable') return { id: 'heap-growth', status: 'pass', title: 'Heap stable under load', observed };
   return {
-    id: 'heap-growth', status: 'warn', title, observed,
+    id: 'heap-growth', status: 'warn', title: 'Heap grows with every request', observed,
     advice: `The heap keeps what each request allocates, so the process grows until it is killed or spends its time in GC.${site ? ` The objects that stay were allocated in ${site.function} (${where(site.file, site.line)}).` : ''} Bound caches (an LRU with a maximum size or a TTL), do not keep per-request data in module-level arrays or maps, remove event listeners and timers you add per request, and close what you open.`,
   };
 }

@@ -26,6 +26,17 @@ describe('checks after a run: GC, the event loop, heap growth', () => {
     assert.match(gcCheck(memory(14, false)).advice!, /Run with --memory/);
   });
 
+  it('titles state what was found, never the goal of a check that failed', () => {
+    assert.equal(gcCheck(memory(2, true)).title, 'GC not a bottleneck');
+    assert.equal(gcCheck(memory(7, true)).title, 'GC takes a noticeable share of the time');
+    assert.equal(gcCheck(memory(14, true)).title, 'GC takes a large share of the time');
+    assert.equal(loopCheck(loop(3, 0)).title, 'Event loop not blocked');
+    assert.equal(loopCheck(loop(30, 2)).title, 'Event loop delayed at times');
+    assert.equal(loopCheck(loop(74, 69)).title, 'Event loop blocked');
+    assert.equal(growthCheck({ verdict: 'stable', bytesPerRequest: 1, ciLow: -30, ciHigh: 30 }).title, 'Heap stable under load');
+    assert.equal(growthCheck({ verdict: 'growing', bytesPerRequest: 295, ciLow: 266, ciHigh: 324 }).title, 'Heap grows with every request');
+  });
+
   it('event loop: warns when p99 delay is high, naming the line that held it and the usual fixes', () => {
     assert.equal(loopCheck(loop(3, 0)).status, 'pass');
     const warn = loopCheck(loop(74, 69));
