@@ -147,7 +147,7 @@ export class App {
     const data = this.data!;
     const meta = data.payload.meta;
     const perRequest = data.perRequest(meta.durationUs);
-    const summary = diffSummary(data.payload, data.amount) ?? (data.isBytes
+    const summary = diffSummary(data.payload, (us) => data.amount(us)) ?? (data.isBytes
       ? `${data.amount(meta.durationUs)} allocated${perRequest ? ` (${perRequest})` : ''} · ${int(meta.sampleCount)} samples`
       : `${ms(meta.durationUs)} · ${int(meta.sampleCount)} samples${meta.thread ? ` · ${meta.thread}` : ''}`);
     const toggle = (key: 'icicle' | 'hideIdle' | 'hideGc' | 'hideNode' | 'justMyCode' | 'byPackage', label: string, title: string) => {
