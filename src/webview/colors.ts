@@ -131,7 +131,7 @@ registerColorMode({
       },
     };
   },
-  legend({ theme, sandwich: s }) {
+  legend({ data, theme, sandwich: s }) {
     if (s) {
       return {
         title: 'Heat',
@@ -143,15 +143,17 @@ registerColorMode({
         note: `Callers (top): colour = share of ${s.name}'s time that comes through that caller (0% … 100%). Callees (bottom): self time within ${s.name}'s calls. Width: time.`,
       };
     }
+    // An allocation profile is in bytes: say so, or the legend describes a CPU profile that is not on screen.
+    const bytes = data.isBytes;
     return {
       title: 'Heat',
       entries: [
-        { color: heatFill(0, theme), label: 'little self time' },
+        { color: heatFill(0, theme), label: bytes ? 'allocates little itself' : 'little self time' },
         { color: heatFill(HEAT_LEVELS / 2, theme), label: '' },
-        { color: heatFill(HEAT_LEVELS - 1, theme), label: 'most time on top of the stack' },
-        { color: neutral(theme), label: 'idle / program / root' },
+        { color: heatFill(HEAT_LEVELS - 1, theme), label: bytes ? 'allocates the most itself' : 'most time on top of the stack' },
+        { color: neutral(theme), label: bytes ? 'root' : 'idle / program / root' },
       ],
-      note: 'Width: total time. Colour: the frame\'s self time (hotter = more).',
+      note: bytes ? 'Width: bytes allocated by the frame and its callees. Colour: the bytes the frame allocated itself (hotter = more).' : 'Width: total time. Colour: the frame\'s self time (hotter = more).',
     };
   },
 });

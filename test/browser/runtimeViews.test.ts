@@ -83,6 +83,10 @@ describe('flamegraph: blocking lane, allocations, dataset switch (Chromium)', fu
     await page.mouse.move(box.x + Math.min(box.w / 2, 40), box.y + box.h / 2);
     await page.waitForSelector('#hp-tooltip:not([hidden])');
     assert.match((await page.textContent('#hp-tooltip'))!, /Allocated here 60\.0 KB \(614 B\/request, 96\.8%\) · Total 60\.0 KB \(96\.8%\)/);
+    // The legend speaks of bytes, not of time.
+    const legend = (await page.textContent('.hp-legend'))!;
+    assert.match(legend, /Width: bytes allocated by the frame and its callees/);
+    assert.doesNotMatch(legend, /time/);
     await screenshot(page, 'allocation-flamegraph');
     assert.deepEqual(errors, []);
   });
