@@ -142,7 +142,7 @@ registerColorMode({
       },
     };
   },
-  legend({ theme, sandwich: s }) {
+  legend({ data, theme, sandwich: s }) {
     const scale = { colors: Array.from({ length: HEAT_LEVELS }, (_, k) => heatFill(k, theme)) };
     if (s) {
       return {
@@ -151,13 +151,15 @@ registerColorMode({
         note: `Callers (top): colour = share of ${s.name}'s time that comes through that caller. Callees (bottom): self time within ${s.name}'s calls. Width: time.`,
       };
     }
+    // An allocation profile is in bytes: say so, or the legend describes a CPU profile that is not on screen.
+    const bytes = data.isBytes;
     return {
       title: 'Heat',
       entries: [
-        { color: heatFill(HEAT_LEVELS - 1, theme), label: 'self time', scale: { ...scale, from: 'little', to: 'most self time' } },
-        { color: neutral(theme), label: 'idle / program / root' },
+        { color: heatFill(HEAT_LEVELS - 1, theme), label: bytes ? 'bytes allocated' : 'self time', scale: { ...scale, from: 'little', to: bytes ? 'allocates the most itself' : 'most self time' } },
+        { color: neutral(theme), label: bytes ? 'root' : 'idle / program / root' },
       ],
-      note: 'Width: total time. Colour: the frame\'s self time, the time on top of the stack (hotter = more).',
+      note: bytes ? 'Width: bytes allocated by the frame and its callees. Colour: the bytes the frame allocated itself (hotter = more).' : 'Width: total time. Colour: the frame\'s self time, the time on top of the stack (hotter = more).',
     };
   },
 });

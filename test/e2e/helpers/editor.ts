@@ -117,3 +117,26 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
     };
   });
 }
+
+/**
+ * Visible editor lines whose after-line labels (all of them, joined with ' ') match `pattern` — the
+ * memory and event-loop labels (`allocates 19.5 KB/req`, `blocked the loop: 9 turns, up to 48 ms`).
+ */
+export function labelledLines(page: Page, pattern: RegExp): Promise<HotLine[]> {
+  return page.evaluate(({ source, flags }) => {
+    const re = new RegExp(source, flags);
+    const out: { text: string; after: string; x: number; y: number; where: 'after' }[] = [];
+    for (const line of document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')) {
+      const after = [...line.querySelectorAll('span[class*="ced-"]')]
+        .map((el) => getComputedStyle(el, '::after').content)
+        .filter((c) => c && c !== 'none' && c !== 'normal')
+        .map((c) => c.replace(/^"|"$/g, ''))
+        .join(' ');
+      if (!re.test(after)) continue;
+      const token = [...line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
+      const r = (token ?? line).getBoundingClientRect();
+      out.push({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: 'after' as const });
+    }
+    return out;
+  }, { source: pattern.source, flags: pattern.flags });
+}
