@@ -16,6 +16,7 @@ import type { PreflightCheck } from '../core/workflow/preflight';
 import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
 import { perSecondSpread } from '../core/load/perSecondSpread';
+import { describeRequests } from '../core/load/routes';
 import { comparisonLine, eventLoopBlock, growthLine, memoryBlock, routesBlock } from './memoryOutput';
 
 /** The tier column: the tier, plus what is wrong with it in a word. */
@@ -34,12 +35,7 @@ export function loadLine(load: LoadResult): string {
   const spread = perSecondSpread(load.requests.perSecond);
   const steadiness = spread ? ` ±${pct(spread.cvPct)} second to second` : '';
   const failures = load.errors + load.timeouts + load.non2xx;
-  return `${text(`${load.method} ${requestTarget(load.url)}`)} · ${int(load.requests.mean)} req/s${steadiness} · p50 ${ms(load.latencyMs.p50)} · p99 ${ms(load.latencyMs.p99)} · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
-}
-
-/** The path and query of a load URL (the host is always the app's port on 127.0.0.1 or the given --url). */
-function requestTarget(url: string): string {
-  try { const u = new URL(url); return `${u.pathname}${u.search}`; } catch { return url; }
+  return `${text(describeRequests(load.method, load.url, load.routes))} · ${int(load.requests.mean)} req/s${steadiness} · p50 ${ms(load.latencyMs.p50)} · p99 ${ms(load.latencyMs.p99)} · ${load.connections} connections × ${Math.round(load.durationSeconds)} s · ${failures ? `${int(failures)} errors/non-2xx` : 'no errors'}`;
 }
 
 /** `pbkdf2Sync (native, node:crypto)`: a callee with where its time ran. */

@@ -128,6 +128,9 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     assert.ok(m, `label "${blocked.after}"`);
     assert.ok(Number(m[1]) >= 2, `several turns: "${blocked.after}"`);
     assert.ok(Number(m[2].replace(/,/g, '')) >= 20, `the longest turn is at least the 20 ms threshold: "${blocked.after}"`);
+    // The PBKDF2 line, its CPU label and this label do not fit in 100 columns: the label is in the
+    // CodeLens row above the line, not past the editor's right edge.
+    assert.equal(blocked.where, 'above', `a long line's "blocked" label is above it: ${JSON.stringify(blocked)}`);
     // No other line of the file holds the loop.
     const others = (await labelledLines(page, /blocked the loop/)).filter((l) => l !== blocked && l.text.trim() !== blocked.text.trim());
     assert.deepEqual(others.map((l) => l.text.trim()), [], 'only the PBKDF2 line is labelled');

@@ -154,3 +154,17 @@ export function sequenceFor(sequence: readonly number[], c: number, connections:
 export function routeLabel(route: { method: string; path: string }): string {
   return `${route.method} ${route.path}`;
 }
+
+/**
+ * What a load sends, for people: `GET /api/stores`, or with several routes `3 routes: GET /orders ×20,
+ * GET /report ×1, GET /catalog ×3` (at most three named). One wording for the CLI and VS Code.
+ */
+export function describeRequests(method: string, url: string, routes?: ReadonlyArray<Pick<RouteSpec, 'method' | 'path'> & { weight?: number }>): string {
+  if (routes && routes.length > 0) {
+    const named = routes.slice(0, 3).map((r) => `${r.method} ${r.path}${r.weight !== undefined ? ` ×${r.weight}` : ''}`).join(', ');
+    return `${routes.length} route${routes.length === 1 ? '' : 's'}: ${named}${routes.length > 3 ? `, +${routes.length - 3} more` : ''}`;
+  }
+  let target = url;
+  try { const u = new URL(url); target = `${u.pathname}${u.search}`; } catch { /* a path already */ }
+  return `${method} ${target}`;
+}

@@ -8,6 +8,7 @@ import type { FlameChoice } from '../flame/flameWebview';
 import type { HotpathSession, LoadedProfile } from '../session';
 import { RuntimeDecorations } from './runtimeDecorations';
 import { RuntimeHover } from './runtimeHover';
+import { RuntimeLabelLens } from './runtimeLens';
 import { RuntimeAnnotationStore } from './runtimeStore';
 
 export interface RuntimeHooks {
@@ -25,7 +26,8 @@ export function runtimeHooks(session: HotpathSession, cpu: AnnotationStore): Run
     store,
     register: () => [
       store,
-      new RuntimeDecorations(store),
+      new RuntimeDecorations(store, cpu),
+      vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new RuntimeLabelLens(store, cpu)),
       vscode.languages.registerHoverProvider({ scheme: 'file' }, new RuntimeHover(store, cpu)),
       vscode.commands.registerCommand('hotpath.toggleAllocationAnnotations', async () => {
         const next = !store.allocationsEnabled;

@@ -1,19 +1,21 @@
 import * as vscode from 'vscode';
 import { labelText } from '../../shared/text';
-import { allocationLabel, blockedLabel } from './format';
+import type { AnnotationStore } from '../annotations/store';
+import { runtimeLabelsFor } from './runtimeLabels';
 import type { RuntimeAnnotationStore } from './runtimeStore';
 
 /**
  * Allocation heat (its own theme colours, `hotpath.allocLine.heat1…4`, apart from the CPU heat) with an
  * after-line label (`allocates 1.4 KB/req`, `retains 310 B/req`), and a tint, ruler mark and label on
- * lines that held the event loop (`blocked the loop: 69 turns, up to 201 ms`).
+ * lines that held the event loop (`blocked the loop: 69 turns, up to 201 ms`). A label that would run
+ * past the editor's edge is shown above its line instead (RuntimeLabelLens); the heat stays.
  */
 export class RuntimeDecorations implements vscode.Disposable {
   private readonly allocation: vscode.TextEditorDecorationType[];
   private readonly blocked: vscode.TextEditorDecorationType;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly store: RuntimeAnnotationStore) {
+  constructor(private readonly store: RuntimeAnnotationStore, private readonly cpu: AnnotationStore) {
     this.allocation = [1, 2, 3, 4].map((n) => vscode.window.createTextEditorDecorationType({
       isWholeLine: true,
       backgroundColor: new vscode.ThemeColor(`hotpath.allocLine.heat${n}`),
@@ -41,20 +43,13 @@ export class RuntimeDecorations implements vscode.Disposable {
   }
 
   private refresh(editor: vscode.TextEditor): void {
-    const live = this.store.forDocument(editor.document);
     const heat: vscode.DecorationOptions[][] = [[], [], [], []];
     const blocked: vscode.DecorationOptions[] = [];
-    const count = editor.document.lineCount;
-    if (live && this.store.allocationsEnabled) {
-      // One label per line: the largest amount (a function's own bytes and its calls' can share a line).
-      const best = new Map<number, (typeof live.allocations)[number]>();
-      for (const a of live.allocations) if (a.line < count && (best.get(a.line)?.annotation.bytes ?? -1) < a.annotation.bytes) best.set(a.line, a);
-      for (const { annotation, line } of best.values()) {
-        heat[annotation.heat - 1].push({ range: editor.document.lineAt(line).range, renderOptions: { after: { contentText: labelText(allocationLabel(annotation)) } } });
-      }
-    }
-    for (const { annotation, line } of live?.blocked ?? []) {
-      if (line < count) blocked.push({ range: editor.document.lineAt(line).range, renderOptions: { after: { contentText: labelText(blockedLabel(annotation)) } } });
+    for (const label of runtimeLabelsFor(editor.document, this.store, this.cpu)) {
+      const range = editor.document.lineAt(label.line).range;
+      const renderOptions = label.placement === 'after' ? { after: { contentText: labelText(label.text) } } : undefined;
+      if (label.kind === 'allocation') heat[label.annotation.heat - 1].push({ range, renderOptions });
+      else blocked.push({ range, renderOptions });
     }
     this.allocation.forEach((type, i) => editor.setDecorations(type, heat[i]));
     editor.setDecorations(this.blocked, blocked);

@@ -9,6 +9,7 @@ import { formatPct } from '../../shared/text';
 import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
 import type { CompareResult, CompareSide } from '../../core/workflow/compare';
 import { checksOf, type RunResult } from './runs';
+import { describeRequests } from '../../core/load/routes';
 import { showInfo, showWarning } from '../notify';
 import { moduleLineLabels, moduleLabelText } from '../../core/startup/lineLabels';
 import { formatMs, formatRate } from '../../shared/text/numbers';
@@ -71,7 +72,7 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       const where = top
         ? `${top.function} takes ${detail ? `${top.ownPct.toFixed(1)}% own (${detail})` : `${top.selfPct.toFixed(1)}% self time`} (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})`
         : 'no samples in JavaScript';
-      const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s of ${result.loadOptions.method} ${result.loadOptions.url ?? result.loadOptions.path}` : '';
+      const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s of ${describeRequests(result.loadOptions.method, result.loadOptions.url ?? result.loadOptions.path, result.loadOptions.routes)}` : '';
       const summary = `Profile saved: ${where}${load}.${warningNote}`;
       if (options.notify) void offerProfileActions(summary, top);
       return summary;

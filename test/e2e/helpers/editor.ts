@@ -120,22 +120,36 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
 
 /**
  * Visible editor lines whose after-line labels (all of them, joined with ' ') match `pattern` — the
- * memory and event-loop labels (`allocates 19.5 KB/req`, `blocked the loop: 9 turns, up to 48 ms`).
+ * memory and event-loop labels (`allocates 19.5 KB/req`, `blocked the loop: 9 turns, up to 48 ms`) —
+ * or whose label is in the CodeLens row above them (a line too long for it at its end).
  */
 export function labelledLines(page: Page, pattern: RegExp): Promise<HotLine[]> {
   return page.evaluate(({ source, flags }) => {
     const re = new RegExp(source, flags);
-    const out: { text: string; after: string; x: number; y: number; where: 'after' }[] = [];
-    for (const line of document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')) {
+    const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
+    const viewLines = [...document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')];
+    const found: { line: Element; after: string; where: 'after' | 'above' }[] = [];
+    for (const line of viewLines) {
       const after = [...line.querySelectorAll('span[class*="ced-"]')]
         .map((el) => getComputedStyle(el, '::after').content)
         .filter((c) => c && c !== 'none' && c !== 'normal')
         .map((c) => c.replace(/^"|"$/g, ''))
         .join(' ');
-      if (!re.test(after)) continue;
-      const token = [...line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
-      const r = (token ?? line).getBoundingClientRect();
-      out.push({ text: (line.textContent ?? '').replace(/\u00a0/g, ' '), after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: 'after' as const });
+      if (re.test(after)) found.push({ line, after, where: 'after' });
+    }
+    // A label too long for the end of its line is in the CodeLens row above it (triangle-down icon).
+    for (const icon of document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration .codicon-triangle-down')) {
+      const lens = icon.closest('a') ?? icon.parentElement!;
+      const r = lens.getBoundingClientRect();
+      const text = (lens.textContent ?? '').replace(/\u00a0/g, ' ').trim();
+      if (!r.height || !re.test(text)) continue;
+      const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
+      if (below) found.push({ line: below.l, after: text, where: 'above' });
+    }
+    for (const f of found) {
+      const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
+      const r = (token ?? f.line).getBoundingClientRect();
+      out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
     }
     return out;
   }, { source: pattern.source, flags: pattern.flags });

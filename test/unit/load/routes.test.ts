@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ErrorCode, type HotpathError } from '../../../src/core/common/errors';
 import { readLoadFile } from '../../../src/core/load/loadFile';
 import { HTTP_METHODS, resolveLoadOptions, targetUrl } from '../../../src/core/load/options';
-import { parseLoadFile, parseRouteFlag, sequenceFor, weightedSequence } from '../../../src/core/load/routes';
+import { describeRequests, parseLoadFile, parseRouteFlag, sequenceFor, weightedSequence } from '../../../src/core/load/routes';
 import { runLoad } from '../../../src/core/load/runner';
 import { startServer, type TestServer } from './testServer';
 
@@ -96,5 +96,18 @@ describe('load routes: --request METHOD:PATH[:WEIGHT] and load files', () => {
       assert.equal(routes[2].non2xx, routes[2].requests);
       assert.equal(fast.non2xx, 0);
     });
+  });
+});
+
+describe('describeRequests: what a load sends, in words', () => {
+  it('one request: method and path (with its query) of the URL or path', () => {
+    assert.equal(describeRequests('GET', 'http://127.0.0.1:3000/api/stores?near=1'), 'GET /api/stores?near=1');
+    assert.equal(describeRequests('POST', '/orders'), 'POST /orders');
+  });
+
+  it('several routes: their count, the first three with their weights, never the origin as "GET /"', () => {
+    const routes = [{ method: 'GET', path: '/orders', weight: 20 }, { method: 'GET', path: '/report', weight: 1 }, { method: 'GET', path: '/catalog', weight: 3 }, { method: 'POST', path: '/visit', weight: 1 }];
+    assert.equal(describeRequests('GET', 'http://127.0.0.1:3000/', routes), '4 routes: GET /orders ×20, GET /report ×1, GET /catalog ×3, +1 more');
+    assert.equal(describeRequests('GET', 'http://127.0.0.1:3000/', [{ method: 'GET', path: '/a' }]), '1 route: GET /a');
   });
 });
