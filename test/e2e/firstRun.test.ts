@@ -116,7 +116,7 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
     await page.keyboard.press('Enter');
 
     const status = statusItem(page, 'hotpath.status');
-    const done = await waitForText(status, /% (self|own)$/, 180_000);
+    const done = await waitForText(status, /% (self|own)( · loop p99 [\d.,]+ m?s)?$/, 180_000);
     const summary = toast(page, 'Profile saved');
     await summary.waitFor({ timeout: 30_000 });
     const summaryText = await textOf(summary);

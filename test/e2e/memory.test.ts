@@ -104,7 +104,7 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     for (let attempt = 0; ; attempt++) {
       await page.mouse.move(at.x - 3, at.y);
       await page.mouse.move(at.x, at.y, { steps: 3 });
-      try { await hover.waitFor({ timeout: 5_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
+      try { await hover.waitFor({ timeout: 10_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
     }
     return textOf(hover);
   }

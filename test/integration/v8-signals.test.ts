@@ -92,7 +92,7 @@ for (const [major, label] of NODE_MATRIX) {
       assert.equal(doc.v8.tiers.includes('Maglev'), Number(major) >= 24, 'Maglev only where V8 was built with it (Node 24 and later)');
       assertInvoiceSignals(doc, 'launch');
       assertInterpretedUnderBreakpoint(doc, 'launch');
-      assert.deepEqual(doc.checks.map((c: any) => c.id), ['node-env', 'sampling-interval', 'debugger', 'source-maps', 'v8-flags', 'load-generator', 'stability', 'target-cpu']);
+      assert.deepEqual(doc.checks.map((c: any) => c.id), ['node-env', 'sampling-interval', 'debugger', 'source-maps', 'v8-flags', 'load-generator', 'stability', 'target-cpu', 'gc-share', 'loop-delay']);
       assert.ok(fs.existsSync(`${doc.profilePath}.v8.json`), 'signals saved next to the profile');
       assert.match(fs.readFileSync(doc.flamegraphPath, 'utf8'), /functions\.extras\.tier/, 'the flamegraph carries the tiers');
       assert.deepEqual(await waitForNoProcesses(tag), [], 'no target process left behind');
