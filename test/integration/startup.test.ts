@@ -111,6 +111,25 @@ describe('hotpath startup: servers and wrappers', function () {
     assert.deepEqual(await waitForNoProcesses(tag), [], 'the server was stopped after it listened');
   });
 
+  it('a CLI that exits from its top-level code (as tsc does) still has its module-load tree: the modules still loading count', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-exit-cli-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'lib'));
+      fs.writeFileSync(path.join(dir, 'cli.js'), "require('./lib/main.js');\n");
+      // The whole program runs while its module loads, and exits there: the require never returns.
+      fs.writeFileSync(path.join(dir, 'lib', 'main.js'), "let x = 0; const end = Date.now() + 30; while (Date.now() < end) x++;\nprocess.stdout.write(String(x > 0) + '\\n');\nprocess.exit(0);\n");
+      const run = await runCli(['startup', '--runs', '3', '--warmup', '1', '--profile-runs', '0', '--json', '--', 'node', 'cli.js'], { cwd: dir, timeoutMs: 120_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const modules = run.json().startup.modules as any[];
+      const main = modules.find((m) => m.file.endsWith(path.join('lib', 'main.js')));
+      assert.ok(main, JSON.stringify(modules));
+      assert.ok(main.selfMs >= 20, `its top-level work counts as its load time: ${JSON.stringify(main)}`);
+      assert.deepEqual([path.basename(main.requiredFrom.file), main.requiredFrom.line], ['cli.js', 1]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a start that fails is an error with the app\'s output, not a data point', async () => {
     const run = await runCli(['startup', '--runs', '2', '--warmup', '0', '--json', '--', process.execPath, '-e', 'console.error("config missing"); process.exit(3)']);
     assert.equal(run.code, 1);

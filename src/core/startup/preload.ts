@@ -117,6 +117,16 @@ class ModuleRecorder {
   /** Startup is over: later loads are not part of it. The hooks stay (removing them could race a load in progress) but record nothing. */
   stop(): ModulesFile {
     this.stopped = true;
+    // Modules still loading: a CLI that exits from its top-level code (tsc, many bins) ends startup
+    // inside its own module's load, so those loads never return. Their time so far is their load time.
+    const t = now();
+    for (let i = this.open.length - 1; i >= 0; i--) {
+      const p = this.open[i];
+      p.record.totalMs = t - p.record.startMs;
+      if (i > 0) this.open[i - 1].record.childMs += p.record.totalMs;
+      this.cjs.push(p);
+    }
+    this.open.length = 0;
     const prepare = Error.prepareStackTrace;
     const cjs: CjsModuleRecord[] = [];
     try {
