@@ -14,9 +14,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { marker, ROOT, runCliOn, waitForNoProcesses } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as { VERSIONS: Record<string, string>; nodeBinary(v: string): string; isInstalled(v: string): boolean };
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'orders-api');
 const lineWith = (rel: string, text: string) => fs.readFileSync(path.join(FIXTURE, rel), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
 
@@ -31,17 +30,8 @@ const MIX = ['--request', 'GET:/orders:20', '--request', 'GET:/report:1', '--req
 const LOAD = ['--duration', '4', '--warmup', '2', '--connections', '8', '--env', 'NODE_ENV=production', '--env', 'QUIET=1'];
 const LEAK = ['--request', 'GET:/visit', '--rung', '1500', '--idle', '2', '--warmup', '2', '--connections', '8', '--env', 'NODE_ENV=production', '--env', 'QUIET=1'];
 
-function nodeFor(major: string, ctx: Mocha.Context): string {
-  if (major === '20') return process.execPath;
-  const version = versions.VERSIONS[major];
-  if (!versions.isInstalled(version)) {
-    if (process.env.HOTPATH_NODE_VERSIONS === 'skip') ctx.skip();
-    throw new Error(`Node ${version} is not installed: run \`node scripts/ensure-node-versions.js\` (npm test's pretest does).`);
-  }
-  return versions.nodeBinary(version);
-}
 
-for (const major of ['20', ...Object.keys(versions.VERSIONS)]) {
+for (const [major] of NODE_MATRIX) {
   describe(`memory, GC and the event loop on a real Express app, Node ${major}`, function () {
     this.timeout(240_000);
     let node = process.execPath;
@@ -49,7 +39,7 @@ for (const major of ['20', ...Object.keys(versions.VERSIONS)]) {
     let APP: string;
 
     before(function () {
-      node = nodeFor(major, this);
+      node = nodeFor(this, major);
       out = fs.mkdtempSync(path.join(os.tmpdir(), `hotpath-memory-${major}-`));
       APP = appCopy();
     });

@@ -55,10 +55,19 @@ export interface HotLine { text: string; after: string; x: number; y: number; wh
  * long for it, in the CodeLens row above the line, marked by the arrow-small-down icon.
  */
 export function hotLines(page: Page): Promise<HotLine[]> {
+  return labelsInView(page, /\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · )/, 'arrow-small-down');
+}
+
+/**
+ * Lines whose after-line labels (joined with ' ') match `pattern`, and lines with a CodeLens row above
+ * them marked by `icon` (a label too long for the line's end) — with `aboveMatches`, only rows whose
+ * text matches `pattern` too.
+ */
+function labelsInView(page: Page, pattern: RegExp, icon: string, aboveMatches = false): Promise<HotLine[]> {
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
-  return page.evaluate(() => {
+  return page.evaluate(({ source, flags, icon, aboveMatches }) => {
+    const re = new RegExp(source, flags);
     const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
-    const labelled = /\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · )/;
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const viewLines = [...editor.querySelectorAll('.view-lines .view-line')];
       const found: { line: Element; after: string; where: 'after' | 'above' }[] = [];
@@ -68,14 +77,15 @@ export function hotLines(page: Page): Promise<HotLine[]> {
           .filter((c) => c && c !== 'none' && c !== 'normal')
           .map((c) => c.replace(/^"|"$/g, ''))
           .join(' ');
-        if (labelled.test(after)) found.push({ line, after, where: 'after' });
+        if (re.test(after)) found.push({ line, after, where: 'after' });
       }
-      for (const icon of editor.querySelectorAll('.codelens-decoration .codicon-arrow-small-down')) {
-        const link = icon.closest('a') ?? icon.parentElement!;
-        const r = link.getBoundingClientRect();
-        if (!r.height) continue;
+      for (const mark of editor.querySelectorAll(`.codelens-decoration .codicon-${icon}`)) {
+        const lens = mark.closest('a') ?? mark.parentElement!;
+        const r = lens.getBoundingClientRect();
+        const text = (lens.textContent ?? '').replace(/\u00a0/g, ' ').trim();
+        if (!r.height || (aboveMatches && !re.test(text))) continue;
         const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
-        if (below) found.push({ line: below.l, after: (link.textContent ?? '').replace(/\u00a0/g, ' ').trim(), where: 'above' });
+        if (below) found.push({ line: below.l, after: text, where: 'above' });
       }
       for (const f of found) {
         const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
@@ -84,7 +94,7 @@ export function hotLines(page: Page): Promise<HotLine[]> {
       }
     }
     return out;
-  });
+  }, { source: pattern.source, flags: pattern.flags, icon, aboveMatches });
 }
 
 export interface DrawnLabel { line: string; labels: string[]; left: number; right: number }
@@ -124,33 +134,5 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
  * or whose label is in the CodeLens row above them (a line too long for it at its end).
  */
 export function labelledLines(page: Page, pattern: RegExp): Promise<HotLine[]> {
-  return page.evaluate(({ source, flags }) => {
-    const re = new RegExp(source, flags);
-    const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
-    const viewLines = [...document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line')];
-    const found: { line: Element; after: string; where: 'after' | 'above' }[] = [];
-    for (const line of viewLines) {
-      const after = [...line.querySelectorAll('span[class*="ced-"]')]
-        .map((el) => getComputedStyle(el, '::after').content)
-        .filter((c) => c && c !== 'none' && c !== 'normal')
-        .map((c) => c.replace(/^"|"$/g, ''))
-        .join(' ');
-      if (re.test(after)) found.push({ line, after, where: 'after' });
-    }
-    // A label too long for the end of its line is in the CodeLens row above it (triangle-down icon).
-    for (const icon of document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration .codicon-triangle-down')) {
-      const lens = icon.closest('a') ?? icon.parentElement!;
-      const r = lens.getBoundingClientRect();
-      const text = (lens.textContent ?? '').replace(/\u00a0/g, ' ').trim();
-      if (!r.height || !re.test(text)) continue;
-      const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
-      if (below) found.push({ line: below.l, after: text, where: 'above' });
-    }
-    for (const f of found) {
-      const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
-      const r = (token ?? f.line).getBoundingClientRect();
-      out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
-    }
-    return out;
-  }, { source: pattern.source, flags: pattern.flags });
+  return labelsInView(page, pattern, 'triangle-down', true);
 }
