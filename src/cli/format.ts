@@ -22,7 +22,8 @@ export function displayPath(file: string, cwd: string): string {
   return terminalText(rel.startsWith('..') ? file : rel);
 }
 
-export function location(file: string, line: number | null, cwd: string): string {
+export function location(file: string, line: number | null, cwd: string, column?: number | null): string {
   if (!file) return '(native)';
-  return line ? `${displayPath(file, cwd)}:${line}` : displayPath(file, cwd);
+  if (!line) return displayPath(file, cwd);
+  return `${displayPath(file, cwd)}:${line}${column ? `:${column}` : ''}`;
 }

@@ -24,7 +24,7 @@ function tierCell(v8: V8FunctionSignals | undefined): string {
   if (!v8) return '';
   const n = deoptCount(v8.deopts);
   // "unknown" with its reason in the V8 section below, never a bare "?".
-  const tier = v8.tier;
+  const tier = v8.ranInlinedIn ? `${v8.tier} (inlined)` : v8.tier;
   return text(`${tier}${v8.notOptimized ? '!' : ''}${n ? ` ${n}×deopt` : ''}`);
 }
 
@@ -44,7 +44,9 @@ function partText(p: ThreadHotspot['ownParts'][number]): string {
   return `${name(p.function)}${where ? ` (${text(where)})` : ''}`;
 }
 
-const name = (s: string) => text(s || '(anonymous)');
+/** A function name for a table cell: a RegExp frame's name is its whole pattern, so long ones are cut. */
+const NAME_MAX = 60;
+const name = (s: string) => text(s.length > NAME_MAX ? `${s.slice(0, NAME_MAX - 1)}…` : s || '(anonymous)');
 
 /** The hotspot's context line: who called it (the call site), or what started it. */
 function contextLine(h: ThreadHotspot, cwd: string): string {
@@ -62,14 +64,20 @@ function contextLine(h: ThreadHotspot, cwd: string): string {
   return '';
 }
 
-function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
+export function hotspotTable(hotspots: ThreadHotspot[], cwd: string): string {
   const threads = new Set(hotspots.map((h) => h.thread)).size > 1;
   const tiers = hotspots.some((h) => h.v8);
   const table = new Table({ ...plain, head: ['#', 'Function', 'Location', 'Own', 'Self', 'Total', 'Own ms', 'Category', ...(tiers ? ['Tier'] : []), ...(threads ? ['Thread'] : [])] });
+  // Minified files hold many functions on one line (marked's two `parse` methods on line 86): rows
+  // that would read alike get the column so they can be told apart.
+  const key = (h: ThreadHotspot) => `${h.thread}\n${h.function}\n${h.file}\n${h.line}`;
+  const seen = new Map<string, number>();
+  for (const h of hotspots) seen.set(key(h), (seen.get(key(h)) ?? 0) + 1);
   for (const h of hotspots) {
     const category = text(h.category === 'dependency' && h.package ? `dep: ${h.package}` : h.category);
+    const where = location(h.file, h.line, cwd, (seen.get(key(h)) ?? 0) > 1 ? h.column : null);
     const original = h.sourceNotInstalled ? `\n   ↳ source map points at ${location(h.sourceNotInstalled.file, h.sourceNotInstalled.line, cwd)} (not installed)` : '';
-    table.push([String(h.rank), name(h.function) + contextLine(h, cwd) + original, location(h.file, h.line, cwd), pct(h.ownPct), pct(h.selfPct), pct(h.totalPct), int(h.ownMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [text(h.thread)] : [])]);
+    table.push([String(h.rank), name(h.function) + contextLine(h, cwd) + original, where, pct(h.ownPct), pct(h.selfPct), pct(h.totalPct), int(h.ownMs), category, ...(tiers ? [tierCell(h.v8)] : []), ...(threads ? [text(h.thread)] : [])]);
   }
   return table.toString();
 }

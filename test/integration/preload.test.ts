@@ -78,7 +78,8 @@ describe('script mode through wrappers and child processes', function () {
     for (const p of paths) assert.ok(fs.existsSync(p), `${p} exists`);
     const threads = doc.profiles.map((p: any) => p.thread);
     assert.equal(new Set(threads).size, threads.length, `labels are distinct: ${threads}`);
-    const rows = doc.hotspots.map((h: any) => `${h.function}|${h.file}|${h.line}|${h.thread}`);
+    // Two functions of one name on one line are distinct (minified code); the column tells them apart.
+    const rows = doc.hotspots.map((h: any) => `${h.function}|${h.file}|${h.line}:${h.column}|${h.thread}`);
     assert.equal(new Set(rows).size, rows.length, `no duplicated hotspot rows:\n${rows.join('\n')}`);
     const lines = doc.lines.map((l: any) => `${l.file}|${l.line}|${l.maybeInlined}|${l.thread}`);
     assert.equal(new Set(lines).size, lines.length, 'no duplicated line rows');

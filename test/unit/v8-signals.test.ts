@@ -226,6 +226,31 @@ describe('a tier that is unknown says why (issue 14)', () => {
     assert.match(tierTooltipText(payload.functions.extras!.tier[f], payload.functions.extras!.tierUnknown[f]), /^Tier unknown: no copy of it existed/);
   });
 
+  it('a function with no code of its own that ran inlined into optimized code takes that tier, and says so', async () => {
+    // lineTotal as a frame of its own (the profiler shows inlined frames), under renderInvoice.
+    const json = JSON.parse(profileJson());
+    json.nodes[2].children = [5];
+    json.nodes.push({ id: 5, callFrame: { functionName: 'lineTotal', scriptId: '1', url: 'file:///app/lib/invoice.js', lineNumber: 11, columnNumber: 18 }, hitCount: 20 });
+    json.samples = [...Array(10).fill(2), ...Array(60).fill(3), ...Array(20).fill(5), ...Array(10).fill(4)];
+    const model = buildProfileModel(JSON.stringify(json), { sourceMaps: false });
+    const r = raw();
+    r.tiersRead = 'ok';
+    // V8 flushed lineTotal's bytecode: its function object has no code (status without a code bit).
+    for (const fn of r.functions) if (fn.name === 'lineTotal') { fn.tier = 'unknown'; fn.status = 0x1; }
+    const f = model.functions.findIndex((x) => x.name === 'lineTotal');
+    const s = (await joinV8Signals(model, r)).functions.get(f)!;
+    assert.equal(s.tier, 'TurboFan');
+    assert.equal(s.ranInlinedIn, 'renderInvoice (/app/lib/invoice.js:16)');
+    assert.equal(s.tierUnknown, undefined);
+    assert.match(formatV8Summary(s), /^TurboFan \(inlined into renderInvoice\)/);
+    assert.match(v8FunctionMarkdown(s), /\*\*Ran inlined\*\*: no code of its own .*`renderInvoice \(\/app\/lib\/invoice\.js:16\)`, whose TurboFan code ran it/);
+    // Inlined only into code that is itself not optimized any more: the tier stays unknown, with its reason.
+    for (const fn of r.functions) if (fn.name === 'renderInvoice') fn.tier = 'Ignition';
+    const unoptimizedHost = (await joinV8Signals(model, r)).functions.get(f)!;
+    assert.equal(unoptimizedHost.tier, 'unknown');
+    assert.equal(unoptimizedHost.tierUnknown?.cause, 'no-code');
+  });
+
   it('each way the end-of-run query can go has its own reason', () => {
     const fn = { name: 'f', file: '/a.js', line: 1, column: 1, optimizations: 0, marked: 0, aborted: [], deopts: [], inlined: [], inlinedInto: [] };
     const base = { functions: [fn], collection: { collected: true, nodeVersion: 'v99.0.0' } };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { InliningTraceReader, isV8TraceLine } from '../../src/core/v8/inliningTrace';
-import { isOsrReason, parseTrace, TraceParser } from '../../src/core/v8/traceParser';
+import { isOsrReason, parseTrace, strayDependencyTails, TraceParser } from '../../src/core/v8/traceParser';
 
 // Lines as V8 wrote them into the redirected code-trace file (Node 20.20.2 and 24.21.0, this project's
 // fixtures); addresses kept, sources shortened.
@@ -106,6 +106,16 @@ describe('V8 code-trace parser', () => {
     const whole = parseTrace(NODE20);
     assert.deepEqual(chunked.deopts, whole.deopts);
     assert.deepEqual(chunked.compiles, whole.compiles);
+  });
+});
+
+describe('deopt trace lines V8 ends on the app\'s stdout', () => {
+  it('counts each "marking dependent code" record whose end is missing from the file, also when the next one follows on its line', () => {
+    const file = '[marking dependent code 0x26e9 <Code TURBOFAN> (0x12c5 <SharedFunctionInfo sumArr>[marking dependent code 0x2252 <Code TURBOFAN> (0x12c5 <SharedFunctionInfo>\n' +
+      '[marking dependent code 0x3333 <Code TURBOFAN> (0x12c6 <SharedFunctionInfo f>) (opt id 4) for deoptimization, reason: code dependencies]\n';
+    assert.equal(strayDependencyTails(file), 2);
+    assert.equal(strayDependencyTails(NODE20), strayDependencyTails(NODE20.replace(/\[marking dependent code[^\n]*/g, '')) + (NODE20.match(/\[marking dependent code /g) ?? []).length);
+    assert.equal(strayDependencyTails(''), 0);
   });
 });
 

@@ -31,8 +31,22 @@ export interface AttachedProcess {
   detach(): Promise<void>;
 }
 
+/*
+ * Closing the inspector Hotpath opened. The app must close the WebSocket alone: when the app's inspector
+ * shuts down (process._debugEnd) while our close frame arrives, Node's WsHandler writes two close frames
+ * and frees itself after the first, and the second one's write callback (OnCloseFrameWritten) crashes
+ * the app with SIGSEGV (Node 20–26; seen 2 times in 180 attaches here). So: ask the app to close, wait
+ * until it has hung up, and only then close our end (a no-op by then).
+ */
 /** Closes the target's inspector once our evaluation has returned (process._debugEnd: Node 20–26). */
 const CLOSE_INSPECTOR = `setTimeout(() => { try { process._debugEnd(); } catch {} }, 0), true`;
+/**
+ * When Hotpath is being stopped hard and cannot wait: the app closes its inspector a second later, when
+ * our socket is gone (a handler without a socket is freed at once, with no close frame to write).
+ */
+const CLOSE_INSPECTOR_AFTER_US = `setTimeout(() => { try { process._debugEnd(); } catch {} }, 1000).unref(), true`;
+/** How long the app gets to hang up (its event loop may be busy with a request). */
+const HANG_UP_MS = 5000;
 
 const DEFAULT_INSPECT_PORT = 9229;
 
@@ -111,20 +125,38 @@ export async function attachToProcess(spec: AttachSpec, options: { token?: Cance
     // off (it may have been switched on), the inspector closed if Hotpath opened it.
     const emergency = onEmergencyStop(() => Promise.all([
       client.trySend('Runtime.evaluate', { expression: setFlagsExpression(DISABLE_FLAGS), silent: true }),
-      openedInspector ? client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true }) : undefined,
+      openedInspector ? client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR_AFTER_US, silent: true }) : undefined,
     ]));
     const detach = async () => {
       emergency.dispose();
       if (openedInspector && !client.isClosed) {
-        await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
         logger.info(`Closing the inspector Hotpath opened in PID ${info.pid}`);
+        await closeInspectorFromTheApp(client, logger);
       }
       await client.close();
     };
     return { client, ...info, openedInspector, detach };
   } catch (err) {
-    if (openedInspector) await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
+    if (openedInspector) await closeInspectorFromTheApp(client, logger);
     await client.close();
     throw err;
+  }
+}
+
+/** The app closes its inspector and hangs up; we wait for that rather than close from our end too. */
+async function closeInspectorFromTheApp(client: CdpClient, logger: Logger): Promise<void> {
+  let sub: { dispose(): void } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const hungUp = new Promise<boolean>((resolve) => {
+    sub = client.onDisconnect(() => resolve(true));
+    timer = setTimeout(() => resolve(false), HANG_UP_MS);
+  });
+  try {
+    const asked = await client.trySend('Runtime.evaluate', { expression: CLOSE_INSPECTOR, silent: true });
+    if (asked === undefined && !client.isClosed) return; // the evaluation failed: nothing will hang up
+    if (!client.isClosed && !(await hungUp)) logger.warn(`The app did not close its inspector within ${HANG_UP_MS / 1000} s (its event loop may be blocked); disconnecting from this end`);
+  } finally {
+    clearTimeout(timer);
+    sub?.dispose();
   }
 }

@@ -20,7 +20,7 @@ import { buildRawFunctions, type FunctionStatus, normalizeFile } from './raw';
 import { lineStarts, positionAt, ScriptTable } from './scripts';
 import { calibrateLayout, optimizerDisabled, type StatusLayout, tierFromStatus } from './statusBits';
 import { DESCRIBE_EXPRESSION, guardExpression, PROBE_EXPRESSION, PROTECTORS_EXPRESSION, setFlagsExpression, STATUS_QUERY_FUNCTION, UNGUARD_EXPRESSION } from './targetScripts';
-import { parseTrace, PROBE_NAME } from './traceParser';
+import { parseTrace, PROBE_NAME, strayDependencyTails } from './traceParser';
 import { V8_SIGNALS_VERSION, type V8Collection, type V8FunctionRef, type V8RawSignals, type V8Tier } from './types';
 
 export type V8Mode = V8RawSignals['mode'];
@@ -70,6 +70,8 @@ export class V8Collector {
   private outputSub: Disposable | undefined;
   private optimizerOff: string | undefined;
   private tracingStopped = false;
+  /** Deopt trace lines whose end V8 printed on the app's stdout instead of our file (see strayDependencyTails). */
+  private strayStdoutLines = 0;
 
   private constructor(
     private readonly session: CdpSession,
@@ -235,6 +237,8 @@ export class V8Collector {
     result.collection.collected = true;
     if (this.options.mode === 'attach') {
       this.notes.push('attached: optimizations and deopts are counted from the moment Hotpath attached (V8 traces nothing about earlier ones), and TurboFan\'s inlining refusals are not collected (V8 prints them only on the app\'s own stdout)');
+      // V8 prints the end of its "marking dependent code" line with a bare PrintF, past the redirect.
+      if (this.strayStdoutLines) this.notes.push(`V8 wrote ${this.strayStdoutLines} line${this.strayStdoutLines === 1 ? '' : 's'} ending "for deoptimization, reason: …]" to the app's stdout (a V8 bug: that part of its deopt trace ignores the redirect to Hotpath's file)`);
     }
     if (d?.maglev) this.notes.push('Maglev\'s own inlining is not reported (V8 describes inlining only for TurboFan compiles)');
     return this.done(result);
@@ -248,6 +252,7 @@ export class V8Collector {
   private readTrace() {
     let text = '';
     try { text = fs.readFileSync(this.traceFile, 'utf8'); } catch { /* nothing traced */ }
+    this.strayStdoutLines = strayDependencyTails(text);
     return parseTrace(text);
   }
 

@@ -17,13 +17,23 @@ const TRACE_FLAGS = ['--trace-opt', '--trace-deopt', '--trace-deopt-verbose', '-
 /** PrintF to stdout, not the code tracer: only where we own the target's stdout. */
 const STDOUT_FLAGS = ['--trace-turbo-inlining'];
 
+/*
+ * The order matters, and the redirect is never switched off again. V8's code tracer (CodeTracer) fixes
+ * its file when it is created, on the first trace, and reads `--redirect-code-traces` afresh on every
+ * open and close of a trace: created while the flag is off it writes to stdout (and later fclose()s
+ * stdout); asked to trace after the flag went off it writes to a null FILE* — a crash of the app.
+ * setFlagsFromString sets its flags one by one while V8's other threads may be tracing, so the
+ * redirect comes first when switching on and stays on when switching off (with nothing traced it
+ * costs nothing).
+ */
+
 /** Turns the signals on. (`--trace-deopt-verbose` does not imply `--trace-deopt` when set at run time on Node 24.) */
 export function enableFlags(traceFile: string, options: { stdoutTraces: boolean }): string {
-  return [...TRACE_FLAGS, ...(options.stdoutTraces ? STDOUT_FLAGS : []), '--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`].join(' ');
+  return ['--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`, ...TRACE_FLAGS, ...(options.stdoutTraces ? STDOUT_FLAGS : [])].join(' ');
 }
 
-/** Turns everything off again; the process keeps running as it did before (attach). */
-export const DISABLE_FLAGS = [...TRACE_FLAGS, ...STDOUT_FLAGS, '--redirect-code-traces', '--allow-natives-syntax'].map((f) => f.replace(/^--/, '--no-')).join(' ');
+/** Turns the signals off again; the process keeps running as it did before (attach). The redirect stays (see above). */
+export const DISABLE_FLAGS = [...TRACE_FLAGS, ...STDOUT_FLAGS, '--allow-natives-syntax'].map((f) => f.replace(/^--/, '--no-')).join(' ');
 
 export const NATIVES_ON = '--allow-natives-syntax';
 export const NATIVES_OFF = '--no-allow-natives-syntax';

@@ -51,6 +51,8 @@ class Mapper {
   }
 }
 
+const isOptimizedTier = (t: V8Tier) => t === 'TurboFan' || t === 'Maglev';
+
 function tierOf(raw: RawV8Function): V8Tier {
   if (raw.tier && raw.tier !== 'unknown') return raw.tier;
   if (raw.lastTraced === 'Maglev' || raw.lastTraced === 'TurboFan') return raw.lastTraced;
@@ -180,7 +182,15 @@ export async function joinV8Signals(model: ProfileModel, raw: V8RawSignals, opti
       inlinedInto: await Promise.all(r.inlinedInto.map(describe)),
       inlined: await Promise.all(r.inlined.map(describe)),
     };
-    if (tier === 'unknown') signals.tierUnknown = tierUnknownOf(r, raw);
+    if (tier === 'unknown') {
+      // No code of its own at the end (V8 flushes the bytecode of a function that only runs inlined), but
+      // V8 inlined it into optimized code: its hot code ran at that caller's tier.
+      const host = r.inlinedInto.map((ref) => byKey.get(key(ref.file, ref.line, ref.column))).find((c) => c !== undefined && isOptimizedTier(tierOf(c)));
+      if (host) {
+        signals.tier = tierOf(host);
+        signals.ranInlinedIn = await describe(host);
+      } else signals.tierUnknown = tierUnknownOf(r, raw);
+    }
     const notInlined = r.notInlinable ?? (recursive.has(f) ? 'it calls itself (direct recursion)' : undefined);
     if (notInlined) signals.notInlined = { reason: notInlined, explanation: explainNotInlined(notInlined) };
     if (model.functionSelfUs[f] >= hotUs && signals.inlinedInto.length === 0) {

@@ -231,6 +231,18 @@ export class TraceParser {
   }
 }
 
+/**
+ * How many "[marking dependent code …" records in the trace file lack their end: V8 (11.3 to 14.x)
+ * prints ") (opt id N) for deoptimization, reason: …]" with a bare PrintF, i.e. on the process's
+ * stdout, whatever the code-trace redirect says. Each one is a line written into the app's output.
+ */
+export function strayDependencyTails(text: string): number {
+  // Without its end the next trace follows on the same line: count records, not lines.
+  let n = 0;
+  for (const m of text.matchAll(DEPENDENT)) if (m[4] === undefined) n++;
+  return n;
+}
+
 export function parseTrace(text: string): ParsedTrace {
   const p = new TraceParser();
   p.push(text);

@@ -56,6 +56,11 @@ export interface V8FunctionSignals {
   notInlined?: { reason: string; explanation?: Explanation };
   /** Set when the function ended the run unoptimized (Ignition/Sparkplug) although it was hot. */
   notOptimized?: { reason: string; explanation?: Explanation; cause?: NotOptimizedCause };
+  /**
+   * Set when the function had no code of its own at the end of the run but V8 had inlined it into an
+   * optimized function: that function, as `name (file:line)`; `tier` is then that function's tier.
+   */
+  ranInlinedIn?: string;
   /** Set when `tier` is `unknown`: why V8 could not say (`short` fits a CodeLens, `reason` is a sentence). */
   tierUnknown?: { cause: TierUnknownCause; short: string; reason: string };
 }

@@ -120,6 +120,7 @@ export function deoptHover(d: DeoptAnnotation): string {
 /** The V8 part of a hot function's hover: tier, (de)optimizations, inlining, with explanations. */
 export function v8FunctionMarkdown(v: V8FunctionSignals): string {
   const parts = [`**V8**: ${mdEscape(v.tier === 'unknown' ? 'tier unknown' : v.tier)} · optimized ${v.optimizations}×`];
+  if (v.ranInlinedIn) parts.push(`**Ran inlined**: no code of its own at the end of the run; V8 inlined it into ${mdCode(v.ranInlinedIn)}, whose ${mdEscape(v.tier)} code ran it.`);
   if (v.tierUnknown) parts.push(`**Why the tier is unknown**: ${mdEscape(v.tierUnknown.reason)}`);
   if (v.notOptimized) parts.push(`**Not optimized**: ${mdEscape(v.notOptimized.reason)}${explanationMd(v.notOptimized.explanation)}`);
   const real = v.deopts.filter((d) => !d.osr);
