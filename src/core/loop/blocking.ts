@@ -35,7 +35,7 @@ export interface BlockingLine {
   line: number;
   /** CPU time charged to this line inside episodes (self, plus the non-user code called on it). */
   blockedMs: number;
-  /** Episodes this line's function ran in. */
+  /** Episodes this line's function held (ran for a large part of: see HELD_SHARE). */
   episodes: number;
   /** Lengths of those episodes (ms, longest first, at most 20): what a hover lists. */
   episodeMs: number[];
@@ -74,6 +74,13 @@ export interface BlockingOptions {
 
 /** A sample whose stack shows the process running below this share of an episode: it was off the CPU. */
 const OFF_CPU_SHARE = 0.25;
+/**
+ * A function "held" an episode when, in that one turn, it (its own code and the non-user code it called)
+ * ran for at least this share of the turn and at least half the threshold. A long turn that served many
+ * short requests spreads over many functions, none of which blocked the loop by itself: their lines get
+ * no "blocked the loop" label (the episode is still counted and listed with its culprit).
+ */
+const HELD_SHARE = 0.25;
 const NOT_RUNNING = '(the process hardly ran: no CPU for most of this turn)';
 
 const paintable = (file: string) => file.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(file);
@@ -138,17 +145,20 @@ export async function analyzeBlocking(model: ProfileModel, episodes: readonly nu
 
   // Per episode: its culprit function (most charged time) and which functions ran in it.
   const culprit = new Int32Array(E).fill(-1);
+  /** Per function: the episodes it held (see HELD_SHARE). */
   const episodesOf = new Map<number, number[]>();
+  const heldUs = Math.max(0, options.thresholdMs * 500);
   for (let k = 0; k < E; k++) {
     let best = -1;
     let bestUs = 0;
+    const wall = episodes[2 * k + 1] - episodes[2 * k];
     for (const [f, us] of charged[k]) {
       if (us > bestUs) { best = f; bestUs = us; }
+      if (us < heldUs || us < wall * HELD_SHARE) continue;
       let list = episodesOf.get(f);
       if (!list) episodesOf.set(f, (list = []));
       list.push(k);
     }
-    const wall = episodes[2 * k + 1] - episodes[2 * k];
     culprit[k] = cpuUs[k] >= wall * OFF_CPU_SHARE ? best : -1;
   }
 
@@ -158,14 +168,17 @@ export async function analyzeBlocking(model: ProfileModel, episodes: readonly nu
     .filter((l) => l.ownUs > 0 && l.fn >= 0 && attribution.functions[l.fn]?.category === 'user' && paintable(l.file))
     .sort((a, b) => b.ownUs - a.ownUs);
   const wallMs = (k: number) => (episodes[2 * k + 1] - episodes[2 * k]) / 1000;
-  const blockingLines: BlockingLine[] = lineRows.slice(0, maxLines).map((l) => {
+  const blockingLines: BlockingLine[] = [];
+  for (const l of lineRows) {
+    if (blockingLines.length >= maxLines) break;
     const fs = [l.fn, ...(l.inlinedInto !== undefined ? [l.inlinedInto] : [])].map((g) => attribution.functions[g]?.model ?? -1).filter((g) => g >= 0 && g < F);
     const ks = new Set<number>();
     for (const g of fs) for (const k of episodesOf.get(g) ?? []) ks.add(k);
+    if (ks.size === 0) continue; // its function ran in long turns but held none of them
     const lengths = [...ks].map(wallMs).sort((a, b) => b - a);
-    const mid = lengths.length ? (lengths.length % 2 ? lengths[(lengths.length - 1) / 2] : (lengths[lengths.length / 2 - 1] + lengths[lengths.length / 2]) / 2) : 0;
-    return { function: functionLabel(attribution.functions[l.fn]), file: l.file, line: l.line, blockedMs: round(l.ownUs / 1000), episodes: ks.size, episodeMs: lengths.slice(0, 20).map(round), medianEpisodeMs: round(mid) };
-  });
+    const mid = lengths.length % 2 ? lengths[(lengths.length - 1) / 2] : (lengths[lengths.length / 2 - 1] + lengths[lengths.length / 2]) / 2;
+    blockingLines.push({ function: functionLabel(attribution.functions[l.fn]), file: l.file, line: l.line, blockedMs: round(l.ownUs / 1000), episodes: ks.size, episodeMs: lengths.slice(0, 20).map(round), medianEpisodeMs: round(mid) });
+  }
 
   // The culprit line of an episode: its function's heaviest blocking line, else the function itself.
   const bestLineOf = new Map<number, { file: string; line: number }>();

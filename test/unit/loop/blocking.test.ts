@@ -111,6 +111,30 @@ describe('blocking episodes → the lines that held the loop', () => {
     assert.match(lane.labels[0], /^Event loop blocked 40\.0 ms: monthlyReport \(report\.js:\d+\)$/);
   });
 
+  it('a long turn that served many short requests labels no line: no function held it', async () => {
+    const catalogPage: F = { name: 'catalogPage', url: pathToFileURL(path.join(APP, 'lib/catalog.js')).href, at: pos('lib/catalog.js', 'function catalogPage') };
+    const recordVisit: F = { name: 'recordVisit', url: pathToFileURL(path.join(APP, 'lib/audit.js')).href, at: pos('lib/audit.js', 'function recordVisit') };
+    const count: F = { name: 'count', url: pathToFileURL(path.join(APP, 'lib/audit.js')).href, at: pos('lib/audit.js', 'function count') };
+    const visitHandler: F = { name: '', url: pathToFileURL(path.join(APP, 'server.js')).href, at: pos('server.js', "app.get('/visit'", '(req') };
+    // 50 ms, five kinds of short work taking turns every millisecond: each function 20% of the turn.
+    const rotation = [
+      { stack: [ordersHandler], line: ordersLine },
+      { stack: [reportHandler, monthlyReport], line: lineOf('lib/report.js', 'function monthlyReport') + 1 },
+      { stack: [catalogPage], line: lineOf('lib/catalog.js', 'function catalogPage') + 1 },
+      { stack: [visitHandler, recordVisit], line: lineOf('lib/audit.js', 'function recordVisit') + 1 },
+      { stack: [count], line: lineOf('lib/audit.js', 'function count') + 1 },
+    ];
+    const busy = profile(Array.from({ length: 50 }, (_, i) => rotation[i % 5]));
+    const r = await analyzeBlocking(busy, [t(0.5), t(50.5)], { thresholdMs: 20 });
+    assert.equal(r.episodes, 1);
+    assert.equal(r.longTasks.length, 1, 'the long turn is still counted and listed');
+    assert.deepEqual(r.blockingLines, []);
+    // The same turn held by one function for 40 of its 50 ms: that function's line is labelled.
+    const held = profile(Array.from({ length: 50 }, (_, i) => (i >= 5 && i < 45 ? { stack: [reportHandler, monthlyReport, pbkdf2Sync], line: 69 } : rotation[i % 5])));
+    const again = await analyzeBlocking(held, [t(0.5), t(50.5)], { thresholdMs: 20 });
+    assert.deepEqual(again.blockingLines.map((l) => [l.function, l.line]), [['monthlyReport', pbkdf2Line]]);
+  });
+
   it('no episodes: nothing charged', async () => {
     const r = await analyzeBlocking(model, [], { thresholdMs: 20 });
     assert.deepEqual([r.episodes, r.blockingLines.length, r.longTasks.length], [0, 0, 0]);
