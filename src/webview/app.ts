@@ -5,7 +5,7 @@
  */
 import { CATEGORY_LABELS } from '../shared/flame/categories';
 import { sandwich } from '../shared/flame/sandwich';
-import { deoptText, TIER_LABELS, tierName, tierTooltipText } from '../shared/flame/tiers';
+import { deoptText, knownTierTooltipText, tierName, tierTooltipText } from '../shared/flame/tiers';
 import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
 import { diffSummary } from './diffSides';
@@ -504,7 +504,8 @@ export class App {
     const deopts = deoptCounts(data);
     if (tiers || deopts) {
       const parts: string[] = [];
-      if (tiers) parts.push(tierName(tiers[f]) === 'unknown' ? tierTooltipText(tiers[f], data.payload.functions.extras?.tierUnknown?.[f]) : `Tier: ${TIER_LABELS[tierName(tiers[f])]}`);
+      const extras = data.payload.functions.extras;
+      if (tiers) parts.push(tierName(tiers[f]) === 'unknown' ? tierTooltipText(tiers[f], extras?.tierUnknown?.[f]) : knownTierTooltipText(tiers[f], extras?.ranInlined?.[f]));
       if (deopts) parts.push(deoptText(deopts[f]));
       rows.push(h('span', { class: 'hp-row', 'data-v8': 'true' }, parts.join(' · ')));
     }

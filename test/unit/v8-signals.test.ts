@@ -5,7 +5,7 @@ import { addV8FlameExtras } from '../../src/core/v8/flameExtras';
 import { formatV8Summary } from '../../src/core/v8/format';
 import { joinV8Signals, tierUnknownOf } from '../../src/core/v8/join';
 import { v8FunctionMarkdown } from '../../src/vscode/annotations/format';
-import { tierTooltipText } from '../../src/shared/flame/tiers';
+import { knownTierTooltipText, tierTooltipText } from '../../src/shared/flame/tiers';
 import { buildRawFunctions } from '../../src/core/v8/raw';
 import { lineStarts, positionAt } from '../../src/core/v8/scripts';
 import { calibrateLayout, optimizerDisabled, tierFromStatus } from '../../src/core/v8/statusBits';
@@ -244,6 +244,9 @@ describe('a tier that is unknown says why (issue 14)', () => {
     assert.equal(s.tierUnknown, undefined);
     assert.match(formatV8Summary(s), /^TurboFan \(inlined into renderInvoice\)/);
     assert.match(v8FunctionMarkdown(s), /\*\*Ran inlined\*\*: no code of its own .*`renderInvoice \(\/app\/lib\/invoice\.js:16\)`, whose TurboFan code ran it/);
+    const payload = addV8FlameExtras(buildFlamePayload(model, { maxTimelineRuns: 0 }), (await joinV8Signals(model, r)).functions);
+    assert.equal(payload.functions.extras!.ranInlined[f], 1);
+    assert.equal(knownTierTooltipText(payload.functions.extras!.tier[f], payload.functions.extras!.ranInlined[f]), 'Tier: TurboFan (optimizing compiler) — ran inlined into optimized code (no code of its own)');
     // Inlined only into code that is itself not optimized any more: the tier stays unknown, with its reason.
     for (const fn of r.functions) if (fn.name === 'renderInvoice') fn.tier = 'Ignition';
     const unoptimizedHost = (await joinV8Signals(model, r)).functions.get(f)!;

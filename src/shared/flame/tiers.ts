@@ -34,6 +34,11 @@ export function tierTooltipText(code: number, unknownCause: number | undefined):
   return why ? `Tier unknown: ${why}` : TIER_LABELS[name];
 }
 
+/** The tooltip's text for a function with a known tier; `ranInlined` from `functions.extras.ranInlined`. */
+export function knownTierTooltipText(code: number, ranInlined: number | undefined): string {
+  return `Tier: ${TIER_LABELS[tierName(code)]}${ranInlined ? ' — ran inlined into optimized code (no code of its own)' : ''}`;
+}
+
 /** The tier of a code; unknown for anything out of range. */
 export function tierName(code: number): TierName {
   return TIERS[code] ?? 'unknown';
