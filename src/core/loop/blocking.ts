@@ -147,7 +147,7 @@ export async function analyzeBlocking(model: ProfileModel, episodes: readonly nu
   const culprit = new Int32Array(E).fill(-1);
   /** Per function: the episodes it held (see HELD_SHARE). */
   const episodesOf = new Map<number, number[]>();
-  const heldUs = Math.max(0, options.thresholdMs * 500);
+  const heldUs = options.thresholdMs * 500; // half the threshold, in µs
   for (let k = 0; k < E; k++) {
     let best = -1;
     let bestUs = 0;
