@@ -7,13 +7,15 @@ const { spawn } = require('node:child_process');
 const BURNER = `
 const slice = Number(process.argv[1]) || 250;
 let seed = Number(process.argv[2]) || 1;
+const dutyMin = Number(process.argv[3] ?? 0);
+const dutyMax = Number(process.argv[4] ?? 1);
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 let x = 0;
 const parent = process.ppid;
 for (;;) {
   if (process.ppid !== parent) process.exit(0); // whoever started us is gone: so are we
 
-  const busy = slice * rand();
+  const busy = slice * (dutyMin + (dutyMax - dutyMin) * rand());
   const start = Date.now();
   while (Date.now() - start < busy) x = (x * 31 + 7) | 0;
   const idle = slice - busy;
@@ -21,10 +23,11 @@ for (;;) {
 }
 `;
 
-function startCompetitor({ processes, sliceMs = 250, seed = 1 }) {
+/** `duty`: the range each slice's busy fraction is drawn from (default 0–1; [1, 1] burns a whole core). */
+function startCompetitor({ processes, sliceMs = 250, seed = 1, duty = [0, 1] }) {
   const children = [];
   for (let i = 0; i < processes; i++) {
-    children.push(spawn(process.execPath, ['-e', BURNER, String(sliceMs), String(seed + i * 7919)], { stdio: 'ignore' }));
+    children.push(spawn(process.execPath, ['-e', BURNER, String(sliceMs), String(seed + i * 7919), String(duty[0]), String(duty[1])], { stdio: 'ignore' }));
   }
   return {
     pids: children.map((c) => c.pid),

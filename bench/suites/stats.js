@@ -6,7 +6,8 @@
 // duty cycle) shares the machine. For each change factor k (1 = A/A, 1.1, 1.5, 2, 10; side B does
 // WORK / k) and each trial:
 //   - verify: K runs of A (the baseline), then K runs of B (the verify), each a fresh app with a warm-up,
-//     compared as `hotpath verify` does (log-scale Welch, Bonferroni over req/s and p99);
+//     compared as `hotpath verify` does (log-scale Welch with the drift between sessions, Bonferroni
+//     over req/s, p99 and CPU/req); the drift itself is estimated from these trials (`sessionDrift`);
 //   - compare: `hotpath compare` at its default settings (interleaved pairs, adaptive to ±5% or the
 //     time budget).
 // Reported per mode and factor: the rate at which a change was called — for k = 1 the false-positive
@@ -23,7 +24,9 @@
 // defaults), HOTPATH_BENCH_STATS_CONNECTIONS (10), HOTPATH_BENCH_STATS_TRIALS_FILE (every trial is also
 // appended there as a JSON line as soon as it ends, so a long run can be looked at while it goes on),
 // HOTPATH_BENCH_STATS_RESUME=1 (trials already in that file are kept and not run again: a calibration
-// that takes hours can be run in parts; with every trial recorded, only the summary is computed).
+// that takes hours can be run in parts; with every trial recorded, only the summary is computed),
+// HOTPATH_BENCH_STATS_SESSION_LOAD=1 (verify only: the competitor's level is drawn again before each
+// block, so the machine's load changes between the baseline and the verify).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -77,12 +80,44 @@ function summarize(trials, factor) {
   };
 }
 
-/** Verify with fewer runs per side: the first k of the K recorded on each side, as a k-run verify would have them. */
-function replayVerify(c, trials, k) {
+/**
+ * Verify with fewer runs per side: the first k of the K recorded on each side, as a k-run verify would
+ * have them. `options.ignoreSessionDrift`: as verify was before its intervals carried the drift between
+ * sessions (the "before" of that change, on the same trials).
+ */
+function replayVerify(c, trials, k, options = {}) {
   return trials.map((t) => {
-    const cmp = c.compareRuns(t.baselineRuns.slice(0, k), t.currentRuns.slice(0, k));
+    const cmp = c.compareRuns(t.baselineRuns.slice(0, k), t.currentRuns.slice(0, k), options);
     return { factor: t.factor, verdict: cmp.verdict, ratio: cmp.metrics.requestsPerSecond.ratio, halfWidthPct: cmp.metrics.requestsPerSecond.halfWidthPct, k, seconds: (t.seconds * k) / t.k };
   });
+}
+
+const RUN_KEYS = { requestsPerSecond: 'requestsPerSecond', p99LatencyMs: 'p99Ms', cpuMsPerRequest: 'cpuMsPerRequest', p50LatencyMs: 'p50Ms' };
+
+/**
+ * The drift between two sessions of runs, per metric (log-scale SD), from the verify trials: across the
+ * trials of one factor, the variance of the baseline-then-verify log ratio is the runs' own part
+ * (s²/K on each side, averaged) plus 2·drift² (method of moments; negative estimates count as 0). Pooled
+ * over the factors up to 2× (root mean square): at 10× the load generator, not the app, sets the pace.
+ * This is where HTTP_METRICS.sessionDrift comes from; `calibrated` shows the values in use.
+ */
+function sessionDrift(c, trials, k) {
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = (xs) => { const m = mean(xs); return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1); };
+  const factors = [...new Set(trials.map((t) => t.factor))].filter((f) => f <= 2);
+  const out = {};
+  for (const [metric, key] of Object.entries(RUN_KEYS)) {
+    const perFactor = factors.map((f) => {
+      const mine = trials.filter((t) => t.factor === f && t.baselineRuns.length >= k && t.currentRuns.length >= k && t.baselineRuns.every((r) => r[key] > 0) && t.currentRuns.every((r) => r[key] > 0));
+      if (mine.length < 3) return null;
+      const logs = (runs) => runs.slice(0, k).map((r) => Math.log(r[key]));
+      const diffs = mine.map((t) => mean(logs(t.currentRuns)) - mean(logs(t.baselineRuns)));
+      const runPart = mean(mine.map((t) => variance(logs(t.baselineRuns)) / k + variance(logs(t.currentRuns)) / k));
+      return Math.max(0, (variance(diffs) - runPart) / 2);
+    }).filter((x) => x !== null);
+    out[metric] = { estimate: perFactor.length ? round(Math.sqrt(mean(perFactor))) : null, calibrated: c.HTTP_METRICS[metric].sessionDrift ?? 0, factors: perFactor.length };
+  }
+  return out;
 }
 
 /** The adaptive rule with another target / budget, replayed on a recorded pair sequence. */
@@ -107,6 +142,30 @@ function replayCompare(c, trials, target, budgetMs) {
     const set = c.analyse(c.HTTP_METRICS, t.runs.filter((r) => r.pair < chosen), d.alpha);
     return { factor: t.factor, verdict: set.verdict, ratio: set.metrics.requestsPerSecond.ratio, halfWidthPct: set.metrics.requestsPerSecond.halfWidthPct, pairs: chosen, seconds: elapsed / 1000 };
   });
+}
+
+/** The competitor levels a session can get (HOTPATH_BENCH_STATS_SESSION_LOAD). */
+const SESSION_LEVELS = (cores) => [
+  { name: 'idle', processes: 0, duty: [0, 0] },
+  { name: 'one core burnt', processes: 1, duty: [1, 1] },
+  { name: 'random duty', processes: cores, duty: [0, 1] },
+  { name: 'every core burnt', processes: cores, duty: [1, 1] },
+];
+
+/** Restarts the competitor at a random level per session; deterministic sequence (seeded). */
+function sessionLoadSwitcher(cores) {
+  let current = null;
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return {
+    async next() {
+      if (current) await current.stop();
+      const level = SESSION_LEVELS(cores)[Math.floor(rand() * 4)];
+      current = level.processes ? startCompetitor({ processes: level.processes, duty: level.duty, seed: Math.floor(rand() * 1e6) }) : null;
+      return level.name;
+    },
+    async stop() { if (current) await current.stop(); current = null; },
+  };
 }
 
 async function run({ log }) {
@@ -140,12 +199,19 @@ async function run({ log }) {
   }
   const pending = (mode, t, factor) => modes.includes(mode) && !recorded.has(`${mode} ${t} ${factor}`);
   const toRun = modes.length * trialsPer * factors.length - recorded.size;
-  const competitor = toRun > 0 ? startCompetitor({ processes: competitorProcs }) : { pids: [], stop: async () => undefined };
+  // HOTPATH_BENCH_STATS_SESSION_LOAD=1: the other load changes between sessions — before each verify
+  // block the competitor restarts at a level drawn at random (none, one core burnt, random duty on every
+  // core, every core burnt), as when a build starts or a browser goes idle between a baseline and a
+  // verify. Verify trials only (compare's pairs are seconds apart).
+  const sessionLoad = process.env.HOTPATH_BENCH_STATS_SESSION_LOAD === '1' ? sessionLoadSwitcher(competitorProcs) : null;
+  if (sessionLoad && modes.includes('compare')) throw new Error('HOTPATH_BENCH_STATS_SESSION_LOAD=1 is for verify trials: set HOTPATH_BENCH_STATS_MODES=verify');
+  const competitor = toRun > 0 && !sessionLoad ? startCompetitor({ processes: competitorProcs }) : { pids: [], stop: async () => undefined };
   // Ctrl-C or a kill: stop the competitor before going (it also exits by itself once we are gone).
-  const onSignal = () => { void competitor.stop().finally(() => process.exit(130)); };
+  const onSignal = () => { void Promise.all([competitor.stop(), sessionLoad?.stop()]).finally(() => process.exit(130)); };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  if (toRun > 0) log(`competitor: ${competitorProcs} processes (pids ${competitor.pids.join(', ')}), random duty 0–100% per 250 ms`);
+  if (toRun > 0 && sessionLoad) log(`competitor: a level drawn at random before each verify block (${SESSION_LEVELS(competitorProcs).map((l) => l.name).join(' / ')})`);
+  else if (toRun > 0) log(`competitor: ${competitorProcs} processes (pids ${competitor.pids.join(', ')}), random duty 0–100% per 250 ms`);
   const keep = (mode, trial) => {
     trials[mode].push(trial);
     if (trialsFile) fs.appendFileSync(trialsFile, `${JSON.stringify({ mode, ...trial })}\n`);
@@ -157,12 +223,16 @@ async function run({ log }) {
       for (const factor of factors) {
         if (pending('verify', t, factor)) {
           const t0 = Date.now();
-          const base = await c.measureRuns({ command: ['node', APP], cwd, env: env(1) }, load, K);
-          const cur = await c.measureRuns({ command: ['node', APP], cwd, env: env(factor) }, load, K);
-          const baselineRuns = base.results.map((r, i) => c.summarizeRun(r, base.appCpuMs[i]));
-          const currentRuns = cur.results.map((r, i) => c.summarizeRun(r, cur.appCpuMs[i]));
+          const levels = [];
+          const block = async (workFactor) => {
+            if (sessionLoad) levels.push(await sessionLoad.next());
+            const m = await c.measureRuns({ command: ['node', APP], cwd, env: env(workFactor) }, load, K);
+            return m.results.map((r, i) => c.summarizeRun(r, m.appCpuMs[i], m.otherCpuCores[i]));
+          };
+          const baselineRuns = await block(1);
+          const currentRuns = await block(factor);
           const seconds = (Date.now() - t0) / 1000;
-          keep('verify', { trial: t, factor, k: K, seconds, baselineRuns: baselineRuns.map(({ perSecond, ...r }) => r), currentRuns: currentRuns.map(({ perSecond, ...r }) => r) });
+          keep('verify', { trial: t, factor, k: K, seconds, ...(sessionLoad ? { sessionLoad: levels } : {}), baselineRuns: baselineRuns.map(({ perSecond, ...r }) => r), currentRuns: currentRuns.map(({ perSecond, ...r }) => r) });
           const k3 = c.compareRuns(baselineRuns.slice(0, 3), currentRuns.slice(0, 3));
           log(`trial ${t + 1}/${trialsPer} verify ${factor}×: ${k3.verdict} (K=3; significant: ${movedText(k3)}; req/s ratio ${round(k3.metrics.requestsPerSecond.ratio)}) in ${seconds.toFixed(0)} s`);
         }
@@ -183,6 +253,7 @@ async function run({ log }) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await competitor.stop();
+    if (sessionLoad) await sessionLoad.stop();
     fs.rmSync(cwd, { recursive: true, force: true });
   }
 
@@ -191,6 +262,11 @@ async function run({ log }) {
   const compareAt = (target, budgetMs) => factors.map((f) => summarize(replayCompare(c, trials.compare, target, budgetMs), f));
   const alternatives = { verify: {}, compare: {} };
   for (let k = 2; k <= K; k++) if (trials.verify.length) alternatives.verify[`K=${k}`] = verifyAt(k);
+  for (let k = 3; k <= K; k++) if (trials.verify.length) alternatives.verify[`K=${k}, run-to-run noise only (no session drift)`] = factors.map((f) => summarize(replayVerify(c, trials.verify, k, { ignoreSessionDrift: true }), f));
+  // Only trials that recorded other programs' CPU use can be widened for a change of it.
+  if (trials.verify.some((t) => t.baselineRuns.every((r) => typeof r.otherCpuCores === 'number'))) {
+    alternatives.verify['K=3, session drift without the load-change term'] = factors.map((f) => summarize(replayVerify(c, trials.verify, 3, { loadChangeCores: 0 }), f));
+  }
   if (trials.compare.length) {
     for (const target of [5, 10]) for (const budget of [60_000, 120_000, d.budgetMs]) {
       if (budget <= d.budgetMs) alternatives.compare[`target ±${target}%, budget ${budget / 1000} s`] = compareAt(target, budget);
@@ -207,6 +283,7 @@ async function run({ log }) {
       resumedTrials: recorded.size,
     },
     verify: trials.verify.length ? verifyAt(3) : null,
+    sessionDrift: trials.verify.length ? sessionDrift(c, trials.verify, K) : null,
     compare: trials.compare.length ? factors.map((f) => summarize(trials.compare, f)) : null,
     alternatives,
     targets: { falsePositiveRateMax: 0.05, detectionRateMin2xAnd10x: 0.95 },
@@ -215,4 +292,4 @@ async function run({ log }) {
 }
 
 // Hours at the default 20 trials: `npm run bench` leaves it out unless it is named.
-module.exports = { run, onlyWhenNamed: true };
+module.exports = { run, onlyWhenNamed: true, core };

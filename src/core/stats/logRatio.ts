@@ -32,6 +32,9 @@ function logs(values: readonly number[], side: string): number[] {
   });
 }
 
+/** Degrees of freedom beyond which the t distribution is the normal for every purpose here. */
+const MAX_DF = 1e6;
+
 function fromLogInterval(diff: number, se: number, df: number | null, pValue: number, tCritical: number): RatioEstimate {
   return {
     ratio: Math.exp(diff),
@@ -44,11 +47,27 @@ function fromLogInterval(diff: number, se: number, df: number | null, pValue: nu
 /**
  * Two independent samples (verify: K baseline runs then K current runs): Welch's t-test on the logs.
  * Undefined with fewer than two values on a side: one run says nothing about run-to-run noise.
+ *
+ * `sessionSd` (log scale) is the drift between two sessions of runs: the runs of one session share the
+ * machine's state (what else runs, its caches, its clock), so their spread says nothing about how far
+ * the next session lands. Each side's mean carries one such error, so 2·sessionSd² joins the variance of
+ * the difference. It is a known constant (calibrated, see HTTP_METRICS), so it adds no uncertainty of
+ * its own to the Welch–Satterthwaite degrees of freedom, which stay those of the run-to-run parts.
  */
-export function independentLogRatio(a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {
+export function independentLogRatio(a: readonly number[], b: readonly number[], alpha: number, sessionSd = 0): RatioEstimate | undefined {
+  if (!(sessionSd >= 0) || !Number.isFinite(sessionSd)) throw new RangeError(`sessionSd must be a finite number ≥ 0 (got ${sessionSd}).`);
   const test = welchTTest(logs(a, 'a'), logs(b, 'b'), alpha);
   if (!test) return undefined;
-  return fromLogInterval(test.diff, test.se, test.df, test.pValue, test.tCritical);
+  if (sessionSd === 0) return fromLogInterval(test.diff, test.se, test.df, test.pValue, test.tCritical);
+  const runVar = [test.varMeanBaseline, test.varMeanCurrent];
+  const variance = runVar[0] + runVar[1] + 2 * sessionSd ** 2;
+  const se = Math.sqrt(variance);
+  const satterthwaite = variance ** 2 / (runVar[0] ** 2 / (a.length - 1) + runVar[1] ** 2 / (b.length - 1));
+  // Runs without spread leave the known term alone (df → ∞): capped where t is the normal to 6 digits,
+  // since the t quantile of an astronomically large df is not computed reliably.
+  const df = Math.min(MAX_DF, satterthwaite);
+  const pValue = Math.min(1, 2 * tCdf(-Math.abs(test.diff / se), df));
+  return fromLogInterval(test.diff, se, df, pValue, tQuantile(1 - alpha / 2, df));
 }
 
 /**

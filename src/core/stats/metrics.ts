@@ -25,15 +25,44 @@ export interface MetricSpec {
    * inflates elapsed time, so it still sees a change that the busy machine hides from req/s.
    */
   supporting?: boolean;
+  /**
+   * Drift between two sessions of runs (log-scale standard deviation), for the independent design only
+   * (verify: the baseline's runs at one time, this run's at another). Runs of one session share the
+   * machine's state, so K of them measure run-to-run noise but not how far the next session lands; the
+   * interval takes this term on top (logRatio.independentLogRatio). Interleaved pairs cancel it.
+   */
+  sessionDrift?: number;
+  /**
+   * How much one core of other programs' CPU use moves the metric (log scale per core, absolute value),
+   * for the independent design: when the two sessions' measured other load differs by Δ cores
+   * (MetricOptions.loadChangeCores), the session term grows to √(sessionDrift² + (loadSensitivity·Δ)²).
+   * Measured by `npm run bench -- load-sensitivity`. Widened, not corrected: an app that waits on I/O
+   * feels other programs less than the CPU-bound calibration app, so the estimate is an upper bound.
+   */
+  loadSensitivity?: number;
 }
 
-/** Per-run observations of HTTP load runs. Latency percentiles come from each run's own histogram. */
+/**
+ * Per-run observations of HTTP load runs. Latency percentiles come from each run's own histogram.
+ *
+ * Session drift: measured by the calibration benchmark (`npm run bench -- stats`, its `sessionDrift`:
+ * the spread of baseline-then-verify log ratios across trials beyond what the runs' own spread
+ * explains, 2-core machine with a CPU competitor of random duty cycle; 80 trials of 1×–2× changes):
+ * req/s 0.13, p99 0.24, CPU/req 0.023, p50 0.10. Without it, verify with 3 runs a side called 2 of 20
+ * unchanged apps slower; with it, none, while 2× and 10× changes were still found in 20 of 20.
+ * Elapsed-time metrics drift with what else the machine runs; the app's CPU per request drifts least.
+ *
+ * Load sensitivity: `npm run bench -- load-sensitivity` (log-scale slope per core of other programs'
+ * CPU use, 48 runs at four competitor levels, 2-core machine), the larger of two apps — the CPU-bound
+ * calibration app / examples/shop: req/s −0.16 / −0.31, p99 +0.30 / +0.44, p50 +0.18 / +0.28, CPU/req
+ * −0.015 / +0.029 (neither distinguishable from 0; the shop's random-duty level read +9%).
+ */
 export const HTTP_METRICS = {
-  requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true },
-  p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true },
+  requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true, sessionDrift: 0.13, loadSensitivity: 0.31 },
+  p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true, sessionDrift: 0.24, loadSensitivity: 0.44 },
   /** The app process's CPU time per response during the measured load. */
-  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true },
-  p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false },
+  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true, sessionDrift: 0.023, loadSensitivity: 0.03 },
+  p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false, sessionDrift: 0.1, loadSensitivity: 0.28 },
 } as const satisfies Record<string, MetricSpec>;
 
 /** Per-run observations of a command that runs to completion: wall time and CPU time of its processes. */
@@ -104,14 +133,21 @@ export interface Comparison extends MetricComparisonSet {
 export interface MetricOptions {
   /** Family-wise significance level; default 0.05. */
   alpha?: number;
+  /** Leave the specs' session drift out (the calibration benchmark's "before" replay). */
+  ignoreSessionDrift?: boolean;
+  /**
+   * Independent design: how much other programs' CPU use changed between the two sessions, in cores
+   * (|mean of b − mean of a| of RunSummary.otherCpuCores); unknown = 0.
+   */
+  loadChangeCores?: number;
 }
 
-function estimate(design: Design, a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {
-  return design === 'paired' ? pairedLogRatio(a, b, alpha) : independentLogRatio(a, b, alpha);
+function estimate(sessionSd: number, design: Design, a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {
+  return design === 'paired' ? pairedLogRatio(a, b, alpha) : independentLogRatio(a, b, alpha, sessionSd);
 }
 
-function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number[], design: Design, alphaEach: number, family: number): MetricResult {
-  const e = estimate(design, a, b, alphaEach);
+function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number[], design: Design, alphaEach: number, family: number, sessionSd: number): MetricResult {
+  const e = estimate(sessionSd, design, a, b, alphaEach);
   const ratio = e ? e.ratio : geometricMean(b) / geometricMean(a);
   const pValue = e ? Math.min(1, e.pValue * family) : null;
   const significant = pValue !== null && pValue < alphaEach * family;
@@ -129,6 +165,24 @@ function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number
     a: { geomean: geometricMean(a), n: a.length },
     b: { geomean: geometricMean(b), n: b.length },
   };
+}
+
+/** The session term of a metric: calibrated drift, grown by a measured change of the machine's other load. */
+export function sessionSd(spec: MetricSpec, loadChangeCores: number): number {
+  const drift = spec.sessionDrift ?? 0;
+  const load = (spec.loadSensitivity ?? 0) * Math.abs(loadChangeCores);
+  return Math.sqrt(drift ** 2 + load ** 2);
+}
+
+/** "; intervals include drift between sessions (req/s ±13%, …)": what the independent design adds. */
+function driftText(specs: MetricSpecs, family: readonly string[], loadChangeCores: number): string {
+  const drifting = family.filter((n) => sessionSd(specs[n], loadChangeCores) > 0);
+  if (drifting.length === 0) return '';
+  const pct = (sd: number) => `±${Math.round((Math.exp(sd) - 1) * 100)}%`;
+  const load = family.some((n) => (specs[n].loadSensitivity ?? 0) > 0) && loadChangeCores >= 0.05
+    ? `, widened for other programs' CPU use changing by ${loadChangeCores.toFixed(2)} cores`
+    : '';
+  return `; intervals include drift between the two sessions (1 SD: ${drifting.map((n) => `${specs[n].label} ${pct(sessionSd(specs[n], loadChangeCores))}`).join(', ')}${load}), which more runs do not shrink — \`hotpath compare\` interleaves and cancels it`;
 }
 
 /**
@@ -163,7 +217,7 @@ export function compareMetricSamples(
   for (const name of names) {
     const s = samples[name];
     if (!s || s.a.length === 0 || s.b.length === 0) throw new RangeError(`Metric ${name} needs at least one value on each side.`);
-    metrics[name] = metricResult(specs[name], s.a, s.b, design, alphaEach, family.length);
+    metrics[name] = metricResult(specs[name], s.a, s.b, design, alphaEach, family.length, options.ignoreSessionDrift ? 0 : sessionSd(specs[name], options.loadChangeCores ?? 0));
     nA = Math.max(nA, s.a.length);
     nB = Math.max(nB, s.b.length);
   }
@@ -182,6 +236,6 @@ export function compareMetricSamples(
     ? `No test: needs at least 2 ${design === 'paired' ? 'pairs' : 'runs on each side'} (${design === 'paired' ? `${nA} pair${nA === 1 ? '' : 's'}` : `${nA} vs ${nB}`}); ratios of geometric means only`
     : design === 'paired'
       ? `Paired t-test on the log ratio of each interleaved pair (${nA} pairs, A B B A order), two-sided; ratio of geometric means`
-      : `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means`;
+      : `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means${options.ignoreSessionDrift ? '' : driftText(specs, family, options.loadChangeCores ?? 0)}`;
   return { verdict: tested ? verdict : 'no-significant-change', design, confidenceLevel: level, metricConfidenceLevel: metricLevel, correction, method, n: { a: nA, b: nB }, metrics, moved: tested ? moved : [], tested };
 }

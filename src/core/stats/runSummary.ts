@@ -19,10 +19,19 @@ export interface RunSummary {
    * away and req/s swings. Absent when the app's CPU time could not be read (and in older baselines).
    */
   cpuMsPerRequest?: number;
+  /**
+   * Other programs' average CPU use during the run, in cores (measure/otherCpu): how busy the machine
+   * was apart from the app and Hotpath. Not a metric of the app; a comparison of two sessions uses it to
+   * see whether the machine's load changed between them. Absent when unknown (and in older baselines).
+   */
+  otherCpuCores?: number;
 }
 
-/** `appCpuMs`: CPU time the app process used during the measured load (null when unknown). */
-export function summarizeRun(result: LoadResult, appCpuMs: number | null = null): RunSummary {
+/**
+ * `appCpuMs`: CPU time the app process used during the measured load; `otherCpuCores`: other programs'
+ * CPU use meanwhile (null when unknown).
+ */
+export function summarizeRun(result: LoadResult, appCpuMs: number | null = null, otherCpuCores: number | null = null): RunSummary {
   const summary: RunSummary = {
     requestsPerSecond: result.requests.mean,
     p99Ms: result.latencyMs.p99,
@@ -31,5 +40,6 @@ export function summarizeRun(result: LoadResult, appCpuMs: number | null = null)
     perSecond: [...result.requests.perSecond],
   };
   if (appCpuMs !== null && appCpuMs > 0 && result.requests.total > 0) summary.cpuMsPerRequest = Math.round((appCpuMs / result.requests.total) * 1e6) / 1e6;
+  if (otherCpuCores !== null && otherCpuCores >= 0 && Number.isFinite(otherCpuCores)) summary.otherCpuCores = otherCpuCores;
   return summary;
 }

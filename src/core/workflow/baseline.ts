@@ -74,7 +74,7 @@ function medianResult(results: LoadResult[]): LoadResult {
 
 export async function establishBaseline(request: BaselineRequest, deps: WorkflowDeps = {}): Promise<BaselineResult> {
   const measured = await measureRuns(request, request.load, request.runs, deps);
-  const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
+  const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i], measured.otherCpuCores[i]));
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const leak = request.leak ? await leakAlongside(request, request.load, request.leak, deps) : undefined;
   const baseline: Baseline = {
@@ -110,7 +110,7 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
   const load: LoadOptionsInput = { ...baselineLoad, ...request.load };
   const runs = request.runs ?? baseline.runs.length;
   const measured = await measureRuns(request, load, runs, deps);
-  const current = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i]));
+  const current = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i], measured.otherCpuCores[i]));
   const comparison = compareRuns(baseline.runs, current, { alpha: request.alpha });
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const warnings = [...collectWarnings(measured.results, measured.process.nodeEnv), ...compareEnvironments(baseline.environment, environment), ...comparison.warnings];

@@ -36,7 +36,7 @@ export interface InterleaveSettings {
 /**
  * Defaults weighed on the calibration benchmark (`npm run bench -- stats`, see the README): under a CPU
  * competitor alone compare reached ±5% in 5–11 pairs, and ran to the budget when the machine was busier still;
- * A/A trials called a change in 0/19 and 2× and 10× changes were found in 19/19 and 19/19, while a 60 s budget found 1.1× less often than 120 s.
+ * A/A trials called a change in 0/20 and 2× and 10× changes were found in 20/20 and 20/20, while a 60 s budget found 1.1× less often than 120 s (17 vs 18 of 20).
  */
 export const DEFAULT_INTERLEAVE: InterleaveSettings = {
   minPairs: 5,

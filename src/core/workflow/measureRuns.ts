@@ -5,6 +5,7 @@ import { resolveLoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
 import { checkNodeVersion, type RunnableSide } from '../measure/scriptRun';
 import { processCpuMs } from '../measure/processCpu';
+import { markCpu, otherCpuCores } from '../measure/otherCpu';
 import type { ProcessReport } from '../target/reports';
 import { measure } from './loadPhases';
 import { resolveRequest, warmUpChecked, type RequestChooser } from './requestPath';
@@ -18,6 +19,8 @@ export interface MeasuredRuns {
   results: LoadResult[];
   /** Per run: CPU time the app process used during the measured load, ms (null where unreadable). */
   appCpuMs: Array<number | null>;
+  /** Per run: other programs' CPU use during the measured load, cores (null where unknown). */
+  otherCpuCores: Array<number | null>;
   loadOptions: LoadOptions;
   /** The app process as it reported itself in the last run (node version, NODE_ENV). */
   process: ProcessReport;
@@ -28,6 +31,8 @@ export interface HttpRun {
   result: LoadResult;
   /** CPU time the app process (all its threads) used during the measured load, ms; null when unreadable. */
   appCpuMs: number | null;
+  /** Other programs' average CPU use during the measured load, cores; null when unknown. */
+  otherCpuCores: number | null;
   process: ProcessReport;
   port: number;
   loadOptions: LoadOptions;
@@ -60,10 +65,12 @@ export function measureHttpRun(spec: TargetCommand & Partial<Pick<RunnableSide, 
     const phase = { token: ctx.token, logger: ctx.logger, progress: ctx.progress, label: ctx.label, totalSeconds: ctx.totalSeconds };
     const loadOptions = await warmUpChecked(options, { ...phase, offsetSeconds: ctx.offsetSeconds }, { offer, chooser: ctx.chooser });
     const cpuBefore = await processCpuMs(ready.process.pid);
+    const machineBefore = markCpu();
     const result = await measure('measuring', loadOptions, { ...phase, offsetSeconds: ctx.offsetSeconds + loadOptions.warmupSeconds });
+    const machineAfter = markCpu();
     const cpuAfter = await processCpuMs(ready.process.pid);
     const appCpuMs = cpuBefore !== null && cpuAfter !== null && cpuAfter > cpuBefore ? cpuAfter - cpuBefore : null;
-    return { result, appCpuMs, process: ready.process, port: ready.port, loadOptions };
+    return { result, appCpuMs, otherCpuCores: otherCpuCores(machineBefore, machineAfter, appCpuMs), process: ready.process, port: ready.port, loadOptions };
   });
 }
 
@@ -80,6 +87,7 @@ export async function measureRuns(spec: TargetCommand, load: LoadOptionsInput, r
   const perRun = checked.warmupSeconds + checked.durationSeconds;
   const results: LoadResult[] = [];
   const appCpuMs: Array<number | null> = [];
+  const otherCores: Array<number | null> = [];
   let last: HttpRun | undefined;
   // The request the first run settled on (chosen, announced, or changed after a 404) is every run's.
   let request = load;
@@ -90,6 +98,7 @@ export async function measureRuns(spec: TargetCommand, load: LoadOptionsInput, r
     if (request.url === undefined) request = { ...request, path: last.loadOptions.path, method: last.loadOptions.method };
     results.push(last.result);
     appCpuMs.push(last.appCpuMs);
+    otherCores.push(last.otherCpuCores);
   }
-  return { results, appCpuMs, loadOptions: last!.loadOptions, process: last!.process, port: last!.port };
+  return { results, appCpuMs, otherCpuCores: otherCores, loadOptions: last!.loadOptions, process: last!.process, port: last!.port };
 }

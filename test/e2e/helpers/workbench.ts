@@ -84,8 +84,20 @@ export async function runCommand(page: Page, label: string, timeout = 90_000, op
 /** Opens a workspace file with Quick Open (Ctrl+P) and waits for its active editor tab. */
 export async function openFile(page: Page, relativePath: string, timeout = 90_000): Promise<void> {
   const name = path.basename(relativePath);
-  await pick(page, 'Control+P', relativePath, name, timeout);
-  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout });
+  const tab = page.locator('.tabs-container .tab.active', { hasText: name });
+  const deadline = Date.now() + timeout;
+  // Retried as a whole: Quick Open first lists "recently opened", then re-renders with the file search's
+  // results; a click that lands while the list re-renders hits no row, the input loses focus and closes,
+  // and nothing opens (seen once in CI: the quick input closed, no tab came).
+  for (;;) {
+    await pick(page, 'Control+P', relativePath, name, Math.max(5_000, deadline - Date.now()));
+    try {
+      await tab.waitFor({ timeout: 15_000 });
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
   await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout });
 }
 

@@ -5,15 +5,19 @@ import { compareRuns, type Comparison } from '../../../src/core/stats/compare';
 import { compareMetricSamples, HTTP_METRICS, SCRIPT_METRICS } from '../../../src/core/stats/metrics';
 import { summarizeRun, type RunSummary } from '../../../src/core/stats/runSummary';
 
-function runs(rps: number[], p99: number[], errors = 0, perSecondLength = 10): RunSummary[] {
+function runs(rps: number[], p99: number[], errors = 0, perSecondLength = 10, cpuMsPerRequest?: number[]): RunSummary[] {
   return rps.map((r, i) => ({
     requestsPerSecond: r,
     p99Ms: p99[i],
     p50Ms: p99[i] / 3,
     errors,
     perSecond: Array.from({ length: perSecondLength }, (_, k) => r + (k % 2 ? 50 : -50)),
+    ...(cpuMsPerRequest ? { cpuMsPerRequest: cpuMsPerRequest[i] } : {}),
   }));
 }
+
+/** The test machinery alone, without the calibrated drift between sessions (tested on its own below). */
+const RUNS_ONLY = { ignoreSessionDrift: true };
 
 const codes = (c: Comparison) => c.warnings.map((w) => w.code);
 
@@ -22,7 +26,7 @@ const FAST = runs([13150, 13420, 13010], [9.4, 9.6, 9.3]);
 
 describe('compareRuns (verify: independent runs, log scale, Bonferroni over req/s and p99)', () => {
   it('calls a clear gain faster and names the metrics that moved, with ratio intervals at 97.5%', () => {
-    const c = compareRuns(BASE, FAST);
+    const c = compareRuns(BASE, FAST, RUNS_ONLY);
     assert.equal(c.verdict, 'faster');
     assert.deepEqual(c.moved, ['requestsPerSecond', 'p99LatencyMs']);
     assert.equal(c.design, 'independent');
@@ -45,7 +49,7 @@ describe('compareRuns (verify: independent runs, log scale, Bonferroni over req/
   });
 
   it('calls a clear loss slower', () => {
-    const c = compareRuns(FAST, BASE);
+    const c = compareRuns(FAST, BASE, RUNS_ONLY);
     assert.equal(c.verdict, 'slower');
     assert.equal(c.metrics.requestsPerSecond.change, 'worse');
     assert.match(c.summary, /^req\/s −23\.\d% .* — slower \(req\/s and p99 moved\)$/);
@@ -59,7 +63,7 @@ describe('compareRuns (verify: independent runs, log scale, Bonferroni over req/
   });
 
   it('a regression of p99 with more throughput is "slower", and the warning says which way each went', () => {
-    const c = compareRuns(runs([10120, 10310, 9980], [9.4, 9.6, 9.3]), runs([13150, 13420, 13010], [12.1, 11.8, 12.4], 3));
+    const c = compareRuns(runs([10120, 10310, 9980], [9.4, 9.6, 9.3]), runs([13150, 13420, 13010], [12.1, 11.8, 12.4], 3), RUNS_ONLY);
     assert.equal(c.verdict, 'slower');
     assert.deepEqual(codes(c), ['RUN_ERRORS', 'MIXED_CHANGE']);
     assert.match(c.warnings[1].message, /^req\/s \+30% improved but p99 \+28% got significantly worse/);
@@ -73,6 +77,63 @@ describe('compareRuns (verify: independent runs, log scale, Bonferroni over req/
     assert.ok(c.metrics.requestsPerSecond.pValue! > 0.5);
     assert.deepEqual(codes(c), ['INCONCLUSIVE']);
     assert.match(c.warnings[0].message, /still allows a real change of up to \d+%/);
+  });
+
+  it('carries the drift between sessions: +30% req/s from two tight sessions is not called; the method and the warning say why and what to do', () => {
+    const c = compareRuns(BASE, FAST);
+    const without = compareRuns(BASE, FAST, RUNS_ONLY);
+    assert.equal(c.verdict, 'no-significant-change');
+    assert.equal(c.metrics.requestsPerSecond.ratio, without.metrics.requestsPerSecond.ratio, 'the estimate is the same; only its uncertainty grows');
+    assert.ok(c.metrics.requestsPerSecond.ciLow! < 1 && c.metrics.requestsPerSecond.ciHigh! > without.metrics.requestsPerSecond.ciHigh!);
+    assert.match(c.method, /intervals include drift between the two sessions \(1 SD: req\/s ±14%, p99 ±27%\), which more runs do not shrink — `hotpath compare` interleaves and cancels it$/);
+    assert.doesNotMatch(without.method, /drift/);
+    assert.deepEqual(codes(c), ['INCONCLUSIVE']);
+    assert.match(c.warnings[0].message, /Use `hotpath compare` \(interleaved pairs cancel the drift between sessions that more runs cannot\)/);
+  });
+
+  it('more runs narrow only the run-to-run part: with identical runs the interval is the drift term alone', () => {
+    const c = compareRuns(runs([1000, 1000, 1000], [10, 10, 10]), runs([1000, 1000, 1000], [10, 10, 10]));
+    const half = c.metrics.requestsPerSecond.halfWidthPct!;
+    // exp(z(1 − 0.05/4) · √2 · 0.13) − 1 with z = 2.2414 (two verdict metrics, two-sided).
+    assert.ok(Math.abs(half - (Math.exp(2.2414 * Math.SQRT2 * 0.13) - 1) * 100) < 0.05, `half-width ${half}%`);
+    assert.equal(c.verdict, 'no-significant-change');
+  });
+
+  it('CPU/req, which hardly drifts between sessions, still finds a 30% cut in the app\'s CPU per request', () => {
+    const c = compareRuns(runs([10120, 10310, 9980], [12.1, 11.8, 12.4], 0, 10, [0.5, 0.51, 0.49]), runs([13150, 13420, 13010], [9.4, 9.6, 9.3], 0, 10, [0.35, 0.355, 0.345]));
+    assert.equal(c.verdict, 'faster');
+    assert.deepEqual(c.moved, ['cpuMsPerRequest']);
+    assert.match(c.method, /CPU\/req ±2%/);
+  });
+
+  it('a 2× gain is called through the drift term, from req/s', () => {
+    const c = compareRuns(BASE, runs([20240, 20620, 19960], [12.1, 11.8, 12.4]));
+    assert.equal(c.verdict, 'faster');
+    assert.deepEqual(c.moved, ['requestsPerSecond']);
+  });
+
+  it('other programs\' load changed between the sessions: ENV_LOAD_CHANGED with both figures, intervals widened by loadSensitivity × the change', () => {
+    const withLoad = (rs: RunSummary[], cores: number) => rs.map((r) => ({ ...r, otherCpuCores: cores }));
+    const cpu = [0.5, 0.51, 0.49];
+    const quiet = runs([10120, 10310, 9980], [12.1, 11.8, 12.4], 0, 10, cpu);
+    const loaded = runs([8200, 8350, 8100], [14.9, 15.3, 14.6], 0, 10, cpu.map((x) => x * 1.12));
+    const changed = compareRuns(withLoad(quiet, 0.1), withLoad(loaded, 1.1));
+    const unknown = compareRuns(quiet, loaded);
+    const same = compareRuns(withLoad(quiet, 0.6), withLoad(loaded, 0.6));
+    assert.equal(changed.warnings[0].code, 'ENV_LOAD_CHANGED');
+    assert.match(changed.warnings[0].message, /^Other programs used 0\.10 cores of CPU during the baseline's runs and 1\.10 cores during these/);
+    assert.match(changed.method, /widened for other programs' CPU use changing by 1\.00 cores/);
+    for (const m of ['requestsPerSecond', 'p99LatencyMs', 'cpuMsPerRequest'] as const) {
+      const k = HTTP_METRICS[m].loadSensitivity ?? 0;
+      assert.ok(k > 0, `${m} has a measured load sensitivity`);
+      assert.ok(changed.metrics[m].halfWidthPct! > unknown.metrics[m].halfWidthPct!, `${m}: wider when the load changed`);
+    }
+    // A 12% rise of CPU per request under the extra load is what that load does, not a regression.
+    assert.equal(unknown.verdict, 'slower', 'without the load figures the CPU/req rise is called');
+    assert.equal(changed.verdict, 'no-significant-change');
+    // The same load on both sides: no warning, the plain session term.
+    assert.ok(!same.warnings.some((w) => w.code === 'ENV_LOAD_CHANGED'));
+    assert.deepEqual(same.metrics, unknown.metrics);
   });
 
   it('uses the runs as the sample: per-second data inside a run does not change the answer', () => {
@@ -114,15 +175,16 @@ function normal(seed: number): () => number {
 }
 
 describe('the verdict procedure on simulated lognormal runs (the method, not the machine)', () => {
-  // Two correlated metrics per run (throughput and p99 move together under a closed-loop load), 10%
+  // Three metrics per run: throughput and p99 move together under a closed-loop load, with 10%
   // run-to-run noise on the log scale and, optionally, a slow drift of the machine (AR(1), as when
-  // another program starts and stops) shared by neighbouring runs.
-  function simulate(design: 'paired' | 'independent', options: { effect: number; drift: boolean; trials: number; n: number; seed: number }): number {
+  // another program starts and stops) shared by neighbouring runs; the app's CPU time per request
+  // hardly feels the drift (what the calibration benchmark measured: bench/suites/stats.js).
+  function simulate(design: 'paired' | 'independent', options: { effect: number; drift: boolean; trials: number; n: number; seed: number; ignoreSessionDrift?: boolean }): number {
     const z = normal(options.seed);
     let called = 0;
     for (let t = 0; t < options.trials; t++) {
-      const a = { rps: [] as number[], p99: [] as number[] };
-      const b = { rps: [] as number[], p99: [] as number[] };
+      const a = { rps: [] as number[], p99: [] as number[], cpu: [] as number[] };
+      const b = { rps: [] as number[], p99: [] as number[], cpu: [] as number[] };
       let drift = 0;
       for (let i = 0; i < 2 * options.n; i++) {
         if (options.drift) drift = 0.9 * drift + 0.05 * z();
@@ -132,10 +194,12 @@ describe('the verdict procedure on simulated lognormal runs (the method, not the
         const gain = side === b ? Math.log(options.effect) : 0;
         side.rps.push(1000 * Math.exp(gain + drift + noise));
         side.p99.push(10 * Math.exp(-gain - drift - noise + 0.05 * z()));
+        side.cpu.push(0.5 * Math.exp(-gain + 0.1 * drift + 0.02 * z()));
       }
-      const set = compareMetricSamples({ requestsPerSecond: HTTP_METRICS.requestsPerSecond, p99LatencyMs: HTTP_METRICS.p99LatencyMs }, {
-        requestsPerSecond: { a: a.rps, b: b.rps }, p99LatencyMs: { a: a.p99, b: b.p99 },
-      }, design);
+      const { requestsPerSecond, p99LatencyMs, cpuMsPerRequest } = HTTP_METRICS;
+      const set = compareMetricSamples({ requestsPerSecond, p99LatencyMs, cpuMsPerRequest }, {
+        requestsPerSecond: { a: a.rps, b: b.rps }, p99LatencyMs: { a: a.p99, b: b.p99 }, cpuMsPerRequest: { a: a.cpu, b: b.cpu },
+      }, design, { ignoreSessionDrift: options.ignoreSessionDrift });
       if (set.verdict !== 'no-significant-change') called++;
     }
     return called / options.trials;
@@ -144,20 +208,25 @@ describe('the verdict procedure on simulated lognormal runs (the method, not the
   it('A/A without drift: a change is called in at most about 5% of comparisons, in both designs', () => {
     const paired = simulate('paired', { effect: 1, drift: false, trials: 2000, n: 10, seed: 7 });
     const independent = simulate('independent', { effect: 1, drift: false, trials: 2000, n: 3, seed: 11 });
+    const runsOnly = simulate('independent', { effect: 1, drift: false, trials: 2000, n: 3, seed: 11, ignoreSessionDrift: true });
     // Binomial(2000, 0.05) has sd 0.5%: 6.5% is three of them above the nominal rate.
     assert.ok(paired <= 0.065, `paired A/A false-positive rate ${paired}`);
     assert.ok(independent <= 0.065, `independent A/A false-positive rate ${independent}`);
+    assert.ok(runsOnly <= 0.065, `independent A/A false-positive rate, runs only ${runsOnly}`);
   });
 
-  it('A/A with drift: runs in blocks (verify) call changes that are not there; interleaved pairs do not', () => {
+  it('A/A with drift: runs in blocks (verify) call changes that are not there unless the interval carries the drift between sessions; interleaved pairs cancel it', () => {
     const paired = simulate('paired', { effect: 1, drift: true, trials: 2000, n: 10, seed: 13 });
+    const runsOnly = simulate('independent', { effect: 1, drift: true, trials: 2000, n: 5, seed: 17, ignoreSessionDrift: true });
     const independent = simulate('independent', { effect: 1, drift: true, trials: 2000, n: 5, seed: 17 });
     assert.ok(paired <= 0.065, `paired A/A false-positive rate under drift ${paired}`);
-    assert.ok(independent > 0.08, `blocks under drift inflate false positives (${independent}): why compare interleaves`);
+    assert.ok(runsOnly > 0.08, `blocks under drift inflate false positives when only run-to-run noise is counted (${runsOnly})`);
+    assert.ok(independent <= 0.065, `blocks with the session-drift term: A/A false-positive rate under drift ${independent}`);
   });
 
   it('finds a 2× change nearly always, and a 1.2× change with 20 pairs', () => {
     assert.ok(simulate('independent', { effect: 2, drift: false, trials: 300, n: 3, seed: 19 }) > 0.95);
+    assert.ok(simulate('independent', { effect: 2, drift: true, trials: 300, n: 3, seed: 31 }) > 0.95);
     assert.ok(simulate('paired', { effect: 2, drift: true, trials: 300, n: 5, seed: 23 }) > 0.95);
     assert.ok(simulate('paired', { effect: 1.2, drift: true, trials: 300, n: 20, seed: 29 }) > 0.9);
   });

@@ -47,6 +47,31 @@ describe('log-ratio statistics', () => {
     assert.ok(r.ciLow > 5, `ciLow ${r.ciLow}`);
   });
 
+  it('the issue\'s Express case holds with the calibrated req/s drift between sessions too', () => {
+    const r = independentLogRatio([165, 227, 223], [2050, 2130, 2120], 0.025, 0.13)!;
+    assert.ok(r.pValue < 0.01, `p ${r.pValue}`);
+    assert.ok(r.ciLow > 4, `ciLow ${r.ciLow}`);
+  });
+
+  it('session drift: adds 2·sd² to the variance of the difference, keeps the estimate and the run-to-run df', () => {
+    const a = [100, 104, 97];
+    const b = [110, 113, 108];
+    const runs = independentLogRatio(a, b, 0.05)!;
+    const drift = independentLogRatio(a, b, 0.05, 0.1)!;
+    assert.equal(drift.ratio, runs.ratio);
+    close(drift.se, Math.sqrt(runs.se ** 2 + 2 * 0.01), 1e-12, 'se');
+    // Satterthwaite with the known term in the numerator only: df grows beyond the runs' own.
+    assert.ok(drift.df! > runs.df!, `df ${drift.df} > ${runs.df}`);
+    assert.ok(drift.pValue > runs.pValue);
+    assert.deepEqual(independentLogRatio(a, b, 0.05, 0), runs);
+    // Identical runs: the drift term alone, with the normal's quantile.
+    const flat = independentLogRatio([100, 100], [150, 150], 0.05, 0.1)!;
+    close(flat.se, Math.SQRT2 * 0.1, 1e-12, 'se of identical runs');
+    close(flat.tCritical, 1.959964, 1e-5, 'normal quantile');
+    assert.throws(() => independentLogRatio(a, b, 0.05, -0.1), RangeError);
+    assert.throws(() => independentLogRatio(a, b, 0.05, Number.NaN), RangeError);
+  });
+
   it('needs two values a side (pairs), positive values, equal lengths when paired', () => {
     assert.equal(independentLogRatio([1], [1, 2], 0.05), undefined);
     assert.equal(pairedLogRatio([1], [2], 0.05), undefined);

@@ -145,11 +145,11 @@ describe('vscode layer (pure parts)', () => {
     });
     it('verify: change vs baseline, tone by verdict, CI and links in the tooltip', () => {
       const run = (r: number) => ({ requestsPerSecond: r, p99Ms: 10, p50Ms: 5, errors: 0, perSecond: [] });
-      const faster = compareRuns([run(1000), run(1010), run(990)], [run(1300), run(1310), run(1290)]);
+      const faster = compareRuns([run(1000), run(1010), run(990)], [run(2000), run(2020), run(1980)]);
       const r = renderStatus({ kind: 'verified', name: 'shop', comparison: faster, warnings: ['Node differs'] });
-      assert.equal(r.text, '$(pulse) 1,300 req/s +30% vs baseline');
+      assert.equal(r.text, '$(pulse) 2,000 req/s +100% vs baseline');
       assert.equal(r.tone, 'faster');
-      assert.match(r.tooltip, /\| req\/s \| 1,000 \| 1,300 \| \+30% \*\*✓\*\* \| \+2\d\.\d% … \+3\d\.\d% \|/);
+      assert.match(r.tooltip, /\| req\/s \| 1,000 \| 2,000 \| \+100% \*\*✓\*\* \| \+\d+\.\d% … \+\d+\.\d% \|/);
       assert.match(r.tooltip, /97\.5% CI/);
       assert.match(r.tooltip, /Bonferroni/);
       assert.match(r.tooltip, /command:hotpath\.verifyAgainstBaseline/);
@@ -158,9 +158,9 @@ describe('vscode layer (pure parts)', () => {
       const s = renderStatus({ kind: 'verified', name: 'shop', comparison: same, warnings: [] });
       assert.equal(s.tone, 'neutral');
       assert.match(s.text, /vs baseline \(no significant change\)$/);
-      const slower = compareRuns([run(1300), run(1310), run(1290)], [run(1000), run(1010), run(990)]);
+      const slower = compareRuns([run(2000), run(2020), run(1980)], [run(1000), run(1010), run(990)]);
       assert.equal(renderStatus({ kind: 'verified', name: 'x', comparison: slower, warnings: [] }).tone, 'slower');
-      assert.match(renderStatus({ kind: 'verified', name: 'x', comparison: slower, warnings: [] }).text, /−23% vs baseline/);
+      assert.match(renderStatus({ kind: 'verified', name: 'x', comparison: slower, warnings: [] }).text, /−50% vs baseline/);
     });
   });
 
