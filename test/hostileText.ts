@@ -23,7 +23,11 @@ export const HOSTILE_NAMES: readonly string[] = [
 // eslint-disable-next-line no-control-regex
 export const RAW_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-export interface FrameSpec { name: string; url: string; line?: number; samples?: number; children?: FrameSpec[] }
+export interface FrameSpec {
+  name: string; url: string; line?: number; samples?: number; children?: FrameSpec[];
+  /** V8's line ticks (1-based lines): what makes attribution map lines through a script's source map. */
+  positionTicks?: Array<{ line: number; ticks: number }>;
+}
 
 /**
  * A small, valid .cpuprofile (V8's layout) with the given frames under (root): each frame gets
@@ -36,7 +40,7 @@ export function profileOf(frames: FrameSpec[], options: { intervalUs?: number } 
   let nextId = 1;
   const add = (spec: FrameSpec): number => {
     const id = nextId++;
-    const node = { id, callFrame: { functionName: spec.name, scriptId: String(id), url: spec.url, lineNumber: (spec.line ?? 1) - 1, columnNumber: 0 }, hitCount: spec.samples ?? 0, children: [] as number[] };
+    const node = { id, callFrame: { functionName: spec.name, scriptId: String(id), url: spec.url, lineNumber: (spec.line ?? 1) - 1, columnNumber: 0 }, hitCount: spec.samples ?? 0, children: [] as number[], ...(spec.positionTicks ? { positionTicks: spec.positionTicks } : {}) };
     nodes.push(node);
     for (let i = 0; i < (spec.samples ?? 0); i++) samples.push(id);
     for (const c of spec.children ?? []) node.children.push(add(c));

@@ -63,13 +63,19 @@ describe('report: files named by a profile are read only if regular, bounded and
     // A real script whose source map reference is a FIFO, and one whose map is /dev/zero.
     const mapFifo = path.join(dir, 'app.js.map');
     execFileSync('mkfifo', [mapFifo]);
-    fs.writeFileSync(path.join(dir, 'app.js'), 'function hot() {}\n//# sourceMappingURL=app.js.map\n');
+    // Line ticks make attribution map app.js's lines through that map (it read maps unbounded once: hung).
+    fs.writeFileSync(path.join(dir, 'app.js'), 'function hot() {\n  let s = 0; for (let i = 0; i < 1e6; i++) s += i; return s;\n}\n//# sourceMappingURL=app.js.map\n');
+    // A map reference without `.map`: attribution once read it with an unbounded fs.readFile, and hung.
+    execFileSync('mkfifo', [path.join(dir, 'other-map')]);
+    fs.writeFileSync(path.join(dir, 'other.js'), 'function busy() {\n  let s = 0; for (let i = 0; i < 1e6; i++) s += i; return s;\n}\nbusy();\n//# sourceMappingURL=other-map\n');
     fs.writeFileSync(path.join(dir, 'zero.js'), 'function z() {}\n//# sourceMappingURL=file:///dev/zero\n');
     const devices = [...Array(12).fill('/dev/zero'), '/dev/urandom', '/dev/stdin'];
     const frames = [
       ...fifos.map((f, i) => ({ name: `fifo${i}`, url: `file://${f}`, samples: 5 })),
       ...devices.map((d, i) => ({ name: `device${i}`, url: `file://${d}`, line: i + 1, samples: 5 })),
-      { name: 'hot', url: `file://${dir}/app.js`, samples: 30 },
+      { name: 'hot', url: `file://${dir}/app.js`, samples: 30, positionTicks: [{ line: 2, ticks: 30 }] },
+      // The module calls busy() on line 4: placing that call site maps through the map.
+      { name: '', url: `file://${dir}/other.js`, samples: 1, children: [{ name: 'busy', url: `file://${dir}/other.js`, samples: 20, positionTicks: [{ line: 2, ticks: 20 }] }] },
       { name: 'z', url: `file://${dir}/zero.js`, samples: 10 },
     ];
     const file = path.join(dir, 'fifo.cpuprofile');

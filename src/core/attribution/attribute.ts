@@ -6,6 +6,7 @@
  * started it. Sources are read only for the calls and frames that can show on a line (see minShare,
  * maxCalls, maxFrames); the pass over the call tree itself is accumulate.ts.
  */
+import { boundedTextReader } from '../common/boundedRead';
 import type { CancellationToken } from '../common/cancellation';
 import type { Category, FileReader, ProfileModel } from '../profile/types';
 import type { V8RawSignals } from '../v8/types';
@@ -76,7 +77,7 @@ function heaviest(m: Map<number, number>): [number, number] {
 
 export async function attributeProfile(model: ProfileModel, options: AttributeOptions = {}): Promise<Attribution> {
   const sources = options.sources ?? diskSources((file) => readBoundedText(file, undefined, undefined, options.token));
-  const scripts = new Scripts(model, sources, options.sourceMapUrls, options.fs);
+  const scripts = new Scripts(model, sources, options.sourceMapUrls, options.fs ?? boundedTextReader({ token: options.token }));
   const v8 = options.v8?.collection.collected ? options.v8 : undefined;
   const ctx = new AttributionContext(model, scripts, v8);
   // Reading sources is the expensive part: only for calls and frames that can show on a line, and at

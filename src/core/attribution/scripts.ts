@@ -5,6 +5,7 @@
  * memory (tsx, ts-node), parses the original file and works in its coordinates.
  */
 import { pathToFileURL } from 'node:url';
+import { boundedTextReader } from '../common/boundedRead';
 import type { TraceMap } from '@jridgewell/trace-mapping';
 import { urlToFile } from '../profile/categories';
 import { displayPosition } from '../profile/hotspots';
@@ -27,10 +28,9 @@ export interface DisplayPos {
   column: number | null;
 }
 
-const defaultReader: FileReader = {
-  readFile: (file) => import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8')),
-  exists: (file) => import('node:fs/promises').then((fs) => fs.stat(file).then((s) => s.isFile(), () => false)),
-};
+// Source maps are named by the profile's scripts (a `sourceMappingURL` comment, a sibling `.map`): the
+// one bounded reader for profile-named files, so a FIFO or a device there is refused, not waited on.
+const defaultReader: FileReader = boundedTextReader();
 
 export class Scripts {
   private readonly maps = new Map<string, Promise<{ map: TraceMap; present: Set<string> } | null>>();
