@@ -175,14 +175,19 @@ export function rankAttributedHotspots(model: ProfileModel, attr: Attribution, l
       const site = attr.callSites.get(`${f}:${p.callee}`);
       return { function: functionLabel(callee), file: callee.file, line: callee.line, category: callee.category, package: callee.package, ranIn: p.ranIn, ms: ms(p.us), pct: pct(p.us), callLine: site?.status === 'placed' ? site.site.line : null };
     });
-    const caller = attr.userCallers.get(f);
+    // A function V8 inlined everywhere has no frame of its own to learn a caller or an async origin
+    // from: it ran where its host ran, so it has the host's (postgres-array's nextCharacter inside parse).
+    const host = attr.userCallers.has(f) || attr.asyncContexts.has(f) ? undefined : heaviestHost(attr, f);
+    const caller = attr.userCallers.get(f) ?? (host === undefined ? undefined
+      : attr.functions[host].category === 'user' ? { caller: host, site: { status: 'not-found' } as CallSiteResult } : attr.userCallers.get(host));
+    const asyncContext = attr.asyncContexts.get(f) ?? (host === undefined || attr.functions[host].category === 'user' ? undefined : attr.asyncContexts.get(host));
     const notPlaced = attr.notPlaced.get(f);
     return {
       rank: ++rank, function: functionLabel(info), file: info.file, line: info.line, column: info.column,
       selfMs: ms(self), selfPct: pct(self), totalMs: ms(total), totalPct: pct(total), ownMs: ms(own), ownPct: pct(own), ownParts: partsFor,
       category: info.category, package: info.package,
       userCaller: info.category !== 'user' && caller ? callerSite(attr, caller.caller, caller.site) : null,
-      asyncContext: info.category !== 'user' ? attr.asyncContexts.get(f) ?? null : null,
+      asyncContext: info.category !== 'user' ? asyncContext ?? null : null,
       inlinedMs: ms(sum(attr.inlinedUs)), inlinedInto: (attr.inlinedInto.get(f) ?? []).map((x) => functionLabel(attr.functions[x.frame])),
       notPlacedMs: ms(notPlaced?.us ?? 0), notPlacedReasons: notPlaced?.reasons ?? [],
       unplacedCalls: (attr.unplacedCalls.get(f) ?? []).slice(0, 5).map((c) => ({
@@ -192,6 +197,13 @@ export function rankAttributedHotspots(model: ProfileModel, attr: Attribution, l
       id: f,
     };
   });
+}
+
+/** The frame a function ran inlined into for most of its time, if it ran inlined at all. */
+function heaviestHost(attr: Attribution, f: number): number | undefined {
+  let best: { frame: number; us: number } | undefined;
+  for (const h of attr.inlinedInto.get(f) ?? []) if (!best || h.us > best.us) best = h;
+  return best?.frame;
 }
 
 function callRow(attr: Attribution, callee: number, us: number, duration: number): CallRow {

@@ -186,5 +186,31 @@ describe('attribution', () => {
       assert.equal(row.asyncContext, 'runs from a promise or process.nextTick callback of pg');
       assert.deepEqual(packageRows(model, attr).map((p) => [p.package, p.totalMs]), [['pg', 20], ['pg-types', 20]]);
     });
+
+    it('a dependency function that only ran inlined has its host\'s async origin (no frame of its own to learn it from)', async () => {
+      const ARRAY = 'node_modules/postgres-array/index.js';
+      const parse = at(ARRAY, 'function parse');
+      const next = at(ARRAY, 'function nextCharacter');
+      const nextBody = lineOf(ARRAY, 'const character = state.source');
+      const loop = lineOf(ARRAY, 'const c = nextCharacter(state)');
+      // V8 charged nextCharacter's line to parse's frame (it ran inlined there).
+      const model = synthModel([fn('processTicksAndRejections', 'node:internal/process/task_queues', 67, 35, { children: [
+        fn('handleDataRow', 'node_modules/pg/lib/client.js', 300, 20, { children: [fn('parse', ARRAY, parse[0], parse[1], { ticks: { [loop]: 5, [nextBody]: 20 } })] }),
+      ] })]);
+      const parseRef = { name: 'parse', file: file(ARRAY), line: parse[0], column: parse[1] };
+      const nextRef = { name: 'nextCharacter', file: file(ARRAY), line: next[0], column: next[1] };
+      const v8: V8RawSignals = {
+        version: 1, collection: { collected: true, nodeVersion: 'v22.0.0' }, mode: 'launch',
+        functions: [{ ...parseRef, optimizations: 1, marked: 1, aborted: [], deopts: [], inlined: [nextRef], inlinedInto: [], inlineSites: [{ callee: nextRef, caller: parseRef, line: loop, column: 15 }] }],
+      };
+      const attr = await attributeProfile(model, { v8 });
+      const rows = rankAttributedHotspots(model, attr, 10);
+      const inlined = rows.find((h) => h.function === 'nextCharacter');
+      assert.ok(inlined, JSON.stringify(rows.map((h) => [h.function, h.file, h.line, h.selfMs, h.inlinedInto, h.asyncContext])));
+      assert.deepEqual(inlined.inlinedInto, ['parse']);
+      const host = rows.find((h) => h.function === 'parse')!;
+      assert.equal(host.asyncContext, 'runs from a promise or process.nextTick callback of pg');
+      assert.deepEqual([inlined.userCaller, inlined.asyncContext], [null, host.asyncContext]);
+    });
   });
 });

@@ -114,6 +114,8 @@ describe('source file: functions parsed from their own text', () => {
         const expressionArrow = /=>\s*[^\s{]/.test(text.slice(alone.offsetOf(fn.anchor), fn.end));
         if (!expressionArrow) assert.equal(alone.wholeParsed, false, `${rel}: ${fn.name || '(anonymous)'} was parsed from its own text`);
         assert.deepEqual([sliced.startLine, sliced.endLine, sliced.end], [fn.startLine, fn.endLine, fn.end], fn.name);
+        // The name too: a function placed only from its source (inlined everywhere) is shown by it.
+        assert.equal(sliced.name, fn.name, `${rel}:${fn.anchor.line} name`);
         assert.deepEqual(sliced.calls.map((c) => `${c.names.join('|')}@${c.line}:${c.column}`), fn.calls.map((c) => `${c.names.join('|')}@${c.line}:${c.column}`), fn.name);
         for (let line = fn.startLine; line <= fn.endLine; line++) {
           assert.equal(alone.hasCode(line), whole.hasCode(line), `${rel}:${line}`);
