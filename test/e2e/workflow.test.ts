@@ -189,7 +189,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     const lines = await hotLines(page);
     assert.ok(lines.length > 0, 'hot lines of template.js in view carry a label "N% · N ms" (after the line, or above a long one)');
-    for (const l of lines) assert.match(l.after, LABEL, `after-text of "${l.text.trim()}"`);
+    for (const l of lines) assert.match(l.after, LABEL, `after-text of "${l.text.trim()}": ${JSON.stringify(l.after)}`);
     log(`hot lines in view: ${lines.map((l) => `"${l.text.trim().slice(0, 30)}…" ${l.after}`).join('; ')}`);
 
     // Hover the code of the first hot line in view.

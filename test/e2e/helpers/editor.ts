@@ -60,12 +60,13 @@ export function hotLines(page: Page): Promise<HotLine[]> {
 
 /**
  * Lines whose after-line labels (joined with ' ') match `pattern`, and lines with a CodeLens row above
- * them marked by `icon` (a label too long for the line's end) — with `aboveMatches`, only rows whose
- * text matches `pattern` too.
+ * them marked by `icon` (a label too long for the line's end) whose text matches `pattern` too: a row
+ * above a line may carry another label (a deopt alone, `deopt: … ×2`, when the line ran too little to
+ * have a share), which is not a hot-line label (seen in CI).
  */
-function labelsInView(page: Page, pattern: RegExp, icon: string, aboveMatches = false): Promise<HotLine[]> {
+function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLine[]> {
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
-  return page.evaluate(({ source, flags, icon, aboveMatches }) => {
+  return page.evaluate(({ source, flags, icon }) => {
     const re = new RegExp(source, flags);
     const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
@@ -83,9 +84,14 @@ function labelsInView(page: Page, pattern: RegExp, icon: string, aboveMatches = 
         const lens = mark.closest('a') ?? mark.parentElement!;
         const r = lens.getBoundingClientRect();
         const text = (lens.textContent ?? '').replace(/\u00a0/g, ' ').trim();
-        if (!r.height || (aboveMatches && !re.test(text))) continue;
-        const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0];
-        if (below) found.push({ line: below.l, after: text, where: 'above' });
+        if (!r.height || !re.test(text)) continue;
+        // A CodeLens row is a content widget above its line. Monaco keeps widgets of lines out of view,
+        // hidden (visibility: hidden) at the top of the editor: they must not be read as labels of the
+        // first visible line (seen: two such rows taken for labels of a comment line).
+        const widget = lens.closest('.codelens-decoration');
+        if (widget && getComputedStyle(widget).visibility === 'hidden') continue;
+        const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0]?.l;
+        if (below) found.push({ line: below, after: text, where: 'above' });
       }
       for (const f of found) {
         const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
@@ -94,7 +100,7 @@ function labelsInView(page: Page, pattern: RegExp, icon: string, aboveMatches = 
       }
     }
     return out;
-  }, { source: pattern.source, flags: pattern.flags, icon, aboveMatches });
+  }, { source: pattern.source, flags: pattern.flags, icon });
 }
 
 export interface DrawnLabel { line: string; labels: string[]; left: number; right: number }
@@ -134,5 +140,5 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
  * or whose label is in the CodeLens row above them (a line too long for it at its end).
  */
 export function labelledLines(page: Page, pattern: RegExp): Promise<HotLine[]> {
-  return labelsInView(page, pattern, 'triangle-down', true);
+  return labelsInView(page, pattern, 'triangle-down');
 }
