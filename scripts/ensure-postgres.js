@@ -9,7 +9,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { installDebianPackages } = require('./lib/debianPackages');
 
 const TOOLS = ['initdb', 'pg_ctl', 'postgres', 'psql'];
 const hasTools = (dir) => TOOLS.every((t) => fs.existsSync(path.join(dir, t)));
@@ -41,17 +41,9 @@ function main() {
     console.error(`hotpath tests: HOTPATH_POSTGRES_BIN=${process.env.HOTPATH_POSTGRES_BIN} does not hold ${TOOLS.join(', ')}. Point it at PostgreSQL's bin directory, or unset it.`);
     process.exit(1);
   }
-  const canApt = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
-  if (!canApt) {
-    console.error('hotpath tests: PostgreSQL is missing (no initdb, pg_ctl, postgres and psql in /usr/lib/postgresql/*/bin or on PATH). Install it (Debian/Ubuntu: `sudo apt-get install -y postgresql`) or set HOTPATH_POSTGRES_BIN to the directory holding those binaries.');
-    process.exit(1);
-  }
-  console.error('hotpath tests: installing Debian\'s postgresql for the pg tests (once)…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'postgresql']]) {
-    const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
-    if (r.status !== 0) { console.error(`hotpath tests: apt-get ${args.join(' ')} failed (exit ${r.status}).`); process.exit(1); }
-  }
+  installDebianPackages(['postgresql'], {
+    missing: 'PostgreSQL is missing (no initdb, pg_ctl, postgres and psql in /usr/lib/postgresql/*/bin or on PATH); or set HOTPATH_POSTGRES_BIN to the directory holding them.',
+  });
   if (!findPostgresBin()) {
     console.error('hotpath tests: apt-get installed postgresql, but initdb, pg_ctl, postgres and psql are still not found in /usr/lib/postgresql/*/bin.');
     process.exit(1);

@@ -19,12 +19,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('../lib/build');
 const { startCompetitor } = require('../lib/competitor');
-const { core } = require('./stats');
+const { core, RUN_KEYS, SESSION_LEVELS } = require('./stats');
 
 const APP = path.join(ROOT, process.env.HOTPATH_BENCH_LOAD_APP || 'bench/apps/tunable-server.js');
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const round = (x, d = 3) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
-const METRICS = { requestsPerSecond: 'requestsPerSecond', p99LatencyMs: 'p99Ms', p50LatencyMs: 'p50Ms', cpuMsPerRequest: 'cpuMsPerRequest' };
 
 /** Least squares y = a + b·x: slope b and its standard error. */
 function slope(xs, ys) {
@@ -48,12 +47,7 @@ async function run({ log }) {
     connections: num('HOTPATH_BENCH_STATS_CONNECTIONS', 10),
   };
   const env = { WORK: String(num('HOTPATH_BENCH_STATS_WORK', 200000)) };
-  const levels = [
-    { name: 'idle', processes: 0, duty: [0, 0] },
-    { name: 'one core burnt', processes: 1, duty: [1, 1] },
-    { name: `random duty on ${cores} cores (the stats suite's competitor)`, processes: cores, duty: [0, 1] },
-    { name: `${cores} cores burnt`, processes: cores, duty: [1, 1] },
-  ];
+  const levels = SESSION_LEVELS(cores);
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-load-'));
   const runs = [];
   let competitor = null;
@@ -81,7 +75,7 @@ async function run({ log }) {
     fs.rmSync(cwd, { recursive: true, force: true });
   }
   const sensitivity = {};
-  for (const [metric, key] of Object.entries(METRICS)) {
+  for (const [metric, key] of Object.entries(RUN_KEYS)) {
     const ok = runs.filter((x) => x.otherCpuCores !== null && x[key] > 0);
     const fit = slope(ok.map((x) => x.otherCpuCores), ok.map((x) => Math.log(x[key])));
     sensitivity[metric] = { perCore: round(fit.perCore), se: round(fit.se), runs: ok.length, calibrated: c.HTTP_METRICS[metric].loadSensitivity ?? null };

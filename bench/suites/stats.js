@@ -92,6 +92,7 @@ function replayVerify(c, trials, k, options = {}) {
   });
 }
 
+/** HTTP_METRICS names → the RunSummary field that holds each (also the load-sensitivity suite's). */
 const RUN_KEYS = { requestsPerSecond: 'requestsPerSecond', p99LatencyMs: 'p99Ms', cpuMsPerRequest: 'cpuMsPerRequest', p50LatencyMs: 'p50Ms' };
 
 /**
@@ -144,7 +145,7 @@ function replayCompare(c, trials, target, budgetMs) {
   });
 }
 
-/** The competitor levels a session can get (HOTPATH_BENCH_STATS_SESSION_LOAD). */
+/** The competitor levels a session can get (HOTPATH_BENCH_STATS_SESSION_LOAD; the load-sensitivity suite's levels). */
 const SESSION_LEVELS = (cores) => [
   { name: 'idle', processes: 0, duty: [0, 0] },
   { name: 'one core burnt', processes: 1, duty: [1, 1] },
@@ -292,4 +293,4 @@ async function run({ log }) {
 }
 
 // Hours at the default 20 trials: `npm run bench` leaves it out unless it is named.
-module.exports = { run, onlyWhenNamed: true, core };
+module.exports = { run, onlyWhenNamed: true, core, RUN_KEYS, SESSION_LEVELS };

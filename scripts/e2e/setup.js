@@ -11,6 +11,7 @@
 // HOTPATH_E2E=skip skips everything (the e2e tests then skip too).
 const { withLock: withCacheLock } = require('../lib/cacheLock');
 const { ensureNode, npmCli } = require('../lib/nodeCache');
+const { installDebianPackages } = require('../lib/debianPackages');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync, execFileSync } = require('node:child_process');
@@ -52,17 +53,7 @@ function debianPackages() {
     }
   }
   if (!pkgs.length) return;
-  const canApt = process.getuid?.() === 0 && has('apt-get');
-  if (!canApt) {
-    log(`missing system packages. Install them and re-run: sudo apt-get install -y --no-install-recommends ${pkgs.join(' ')}`);
-    process.exit(1);
-  }
-  const t = Date.now();
-  log(`apt-get install ${pkgs.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  log(`apt-get done in ${secs(t)}`);
+  installDebianPackages(pkgs, { missing: 'missing system packages for the VS Code tests.', log });
 }
 
 // --- 2. Node 24 (shared with the V8 tests' installs: scripts/lib/nodeCache.js) ---------------------

@@ -260,7 +260,7 @@ export class SourceFile {
     fn.anchor = this.posOf(at);
     fn.startLine = fn.anchor.line;
     // The slice was parsed as an anonymous function: its name is in the header before `(`.
-    if (!fn.name) fn.name = headerName(text.slice(this.lineStarts[fn.anchor.line - 1], at), text.slice(Math.max(0, at - 64 * 1024), at));
+    if (!fn.name) fn.name = headerName(text.slice(this.lineStarts[fn.anchor.line - 1], at), () => text.slice(Math.max(0, at - 64 * 1024), at));
 
     // Code mask of the slice: everything but whitespace and comments.
     const code = new Uint8Array(bodyEnd + 1 - at);
@@ -344,31 +344,31 @@ function fromRuns(runs: number[], size: number): Uint8Array {
   return code;
 }
 
-/**
- * Past a TypeScript return type starting after `:` at `i`: to the `{` of the body or the `=>` of an
- * arrow. An object type literal (`: { a: number }`) is skipped whole: a `{` is the body only after
- * something that can end a type (a name, `>`, `]`, `)`, a literal).
- */
 const NOT_A_NAME = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'async', 'await', 'yield', 'typeof', 'new', 'in', 'of', 'do', 'else']);
 
 /**
  * The name a header gives the function whose `(` follows it, as the whole-file parse names it:
  * `function name`, `name = function`, `name = (` / `name: (` (arrows), a method `async name`, an
- * accessor `get name`, a constructor by its class (the nearest `class X` in `before`); '' for anything
- * else (`items.map(`).
+ * accessor `get name`, a constructor by its class (the nearest `class X` in the text `before()` gives,
+ * asked only for a constructor); '' for anything else (`items.map(`).
  */
-export function headerName(header: string, before = ''): string {
+export function headerName(header: string, before: () => string = () => ''): string {
   const m = /(?:\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b\s*\*?\s*)?|(?:^|[\s;{},*])((?:(?:static|async|get|set|public|private|protected|readonly|override)\s+)*)([A-Za-z_$][\w$]*))\s*(?:<[^(]*>)?\s*$/.exec(header);
   if (!m) return '';
   const plain = m[1] ?? m[2];
   if (plain !== undefined) return NOT_A_NAME.has(plain) ? '' : plain;
   const name = m[4];
   if (NOT_A_NAME.has(name)) return '';
-  if (name === 'constructor') return [...before.matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)].pop()?.[1] ?? '';
+  if (name === 'constructor') return [...before().matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)].pop()?.[1] ?? '';
   const accessor = /\b(get|set)\s+$/.exec(m[3] ?? '');
   return accessor ? `${accessor[1]} ${name}` : name;
 }
 
+/**
+ * Past a TypeScript return type starting after `:` at `i`: to the `{` of the body or the `=>` of an
+ * arrow. An object type literal (`: { a: number }`) is skipped whole: a `{` is the body only after
+ * something that can end a type (a name, `>`, `]`, `)`, a literal).
+ */
 function skipReturnType(text: string, i: number): number {
   let p = skipTrivia(text, i);
   let prev = 58; // ':'
