@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { processesWith, runCli, waitForNoProcesses } from '../helpers/cli';
 import {
-  clearToasts, cursorLine, goToLine, nodeEnvWarning, openFile, openWorkbench, progressToast, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview,
+  clearToasts, cursorLine, goToLine, nodeEnvWarning, openFile, openWorkbench, progressToast, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview, CHANGE,
 } from './helpers/workbench';
 import { hotLines, lensesWithLines, LABEL } from './helpers/editor';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
@@ -259,7 +259,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     // "Don't Ask Again" is remembered for the target: no second warning.
     assert.equal(await nodeEnvWarning(page).count(), 0, 'no NODE_ENV warning after "Don\'t Ask Again"');
     const verified = await waitForText(status, /vs baseline/, 180_000);
-    assert.match(verified, /[\d,]+ req\/s [+−-]\d+(\.\d+)?% vs baseline/);
+    assert.match(verified, new RegExp(String.raw`[\d,]+ req/s ${CHANGE} vs baseline`));
     const tooltip = (await status.getAttribute('aria-label')) ?? '';
     log(`verify: ${seconds(t)} ("${verified}"; aria-label "${tooltip.slice(0, 120)}")`);
     // The status bar tooltip (Markdown) shows both sides and the confidence interval.
@@ -268,7 +268,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await tip.waitFor({ timeout: 10_000 });
     const tipText = await textOf(tip);
     // A table: "baseline now change" / "req/s 1,310 1,544 +18%" / "p99 latency …".
-    assert.match(tipText, /req\/s\s+[\d,.]+\s+[\d,.]+\s+[+−-]/, `tooltip shows baseline and current req/s: ${tipText}`);
+    assert.match(tipText, new RegExp(String.raw`req/s\s+[\d,.]+\s+[\d,.]+\s+${CHANGE}`), `tooltip shows baseline and current req/s: ${tipText}`);
     assert.match(tipText, /\bCI\b|confidence/i, `tooltip shows the confidence interval: ${tipText}`);
     log(`verify tooltip: ${tipText.slice(0, 300)}`);
     await screenshot(page, '12-verify-done');
@@ -301,10 +301,10 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
     const status = statusItem(page, 'hotpath.status');
     let sawInterval = '';
-    const done = await waitForText(status, /req\/s vs [0-9a-f]{7}/, 240_000, (text) => { if (!sawInterval && /req\/s [+−-][\d.]+% ±/.test(text)) sawInterval = text; });
+    const done = await waitForText(status, /req\/s vs [0-9a-f]{7}/, 240_000, (text) => { if (!sawInterval && new RegExp(`req/s ${CHANGE} ±`).test(text)) sawInterval = text; });
     log(`compare: ${seconds(t)} (status "${done}", while running "${sawInterval}")`);
     assert.ok(sawInterval, 'the status bar showed the interval so far while comparing');
-    assert.match(done, new RegExp(`^[+−-][\\d.]+% req/s vs ${head.slice(0, 7)}`));
+    assert.match(done, new RegExp(`^${CHANGE} req/s vs ${head.slice(0, 7)}`));
     await screenshot(page, '14-compare-done');
 
     await status.hover();
@@ -314,7 +314,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     log(`compare tooltip: ${tipText.slice(0, 400)}`);
     assert.match(tipText, /Hotpath: compare — (B is (faster|slower) than A|no significant change)/);
     assert.ok(tipText.includes(`A: ${head.slice(0, 7)}`) && /B: working tree/.test(tipText), `both sides are named: ${tipText}`);
-    assert.match(tipText, /req\/s\s+[\d,]+\s+[\d,]+\s+[+−-][\d.]+%/, 'A, B and the change of req/s');
+    assert.match(tipText, new RegExp(String.raw`req/s\s+[\d,]+\s+[\d,]+\s+${CHANGE}`), 'A, B and the change of req/s');
     assert.match(tipText, /CI/);
     assert.match(tipText, /Bonferroni/);
     assert.match(tipText, /3 interleaved pairs/);
@@ -351,7 +351,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await pickRow(`Node ${v24}`);
     await progressToast(page, 'Hotpath: Compare').waitFor({ timeout: 60_000 });
     const status = statusItem(page, 'hotpath.status');
-    const done = await waitForText(status, new RegExp(`Node ${v24.replace(/\./g, '\\.')} [+−-][\\d.]+% req/s vs Node ${v22.replace(/\./g, '\\.')}`), 240_000);
+    const done = await waitForText(status, new RegExp(`Node ${v24.replace(/\./g, '\\.')} ${CHANGE} req/s vs Node ${v22.replace(/\./g, '\\.')}`), 240_000);
     log(`compare node versions: ${seconds(t)} ("${done}")`);
     await screenshot(page, '18-compare-node-done');
     assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 5000), []);

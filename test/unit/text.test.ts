@@ -13,6 +13,9 @@ describe('shared text', () => {
       assert.equal(formatPct(0.01), '<0.1%');
       assert.equal(formatSignedPct(-22.4), '\u221222%');
       assert.equal(formatSignedPct(3.14), '+3.1%');
+      // A change that rounds to zero has no direction to show (an app verified against its own baseline).
+      assert.equal(formatSignedPct(-0.04), '0.0%');
+      assert.equal(formatSignedPct(0.3, 0), '0%');
       assert.equal(formatInt(1234567.4), '1,234,567');
       assert.equal(formatBytes(512), '512 B');
       assert.equal(formatBytes(1434), '1.4 KB');

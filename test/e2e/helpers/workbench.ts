@@ -13,6 +13,11 @@ const toolchain = require('../../../scripts/e2e/toolchain.js') as { chromiumPath
 export const ROOT = path.resolve(__dirname, '../../..');
 export const RESULTS = path.join(ROOT, 'test-results', 'e2e');
 export const EXTENSION_ID = 'hotpath.hotpath';
+/**
+ * A change as Hotpath prints it (formatSignedPct): `+18%`, `−3.4%`, or `0.0%` with no sign when it rounds
+ * to zero — an unchanged app verified against its own baseline prints exactly that.
+ */
+export const CHANGE = String.raw`(?:[+−-][\d,.]+|0(?:\.0+)?)%`;
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
