@@ -19,11 +19,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('../lib/build');
 const { startCompetitor } = require('../lib/competitor');
-const { core, RUN_KEYS, SESSION_LEVELS } = require('./stats');
+const { core, num, round, loadSettings, RUN_KEYS, SESSION_LEVELS } = require('./stats');
 
 const APP = path.join(ROOT, process.env.HOTPATH_BENCH_LOAD_APP || 'bench/apps/tunable-server.js');
-const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const round = (x, d = 3) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 /** Least squares y = a + b·x: slope b and its standard error. */
 function slope(xs, ys) {
@@ -41,11 +39,7 @@ async function run({ log }) {
   const cores = os.cpus().length;
   const rounds = num('HOTPATH_BENCH_LOAD_ROUNDS', 4);
   const runsPer = num('HOTPATH_BENCH_LOAD_RUNS', 3);
-  const load = {
-    durationSeconds: num('HOTPATH_BENCH_STATS_DURATION', c.COMPARE_LOAD_DEFAULTS.durationSeconds),
-    warmupSeconds: num('HOTPATH_BENCH_STATS_WARMUP', c.COMPARE_LOAD_DEFAULTS.warmupSeconds),
-    connections: num('HOTPATH_BENCH_STATS_CONNECTIONS', 10),
-  };
+  const load = loadSettings(c);
   const env = { WORK: String(num('HOTPATH_BENCH_STATS_WORK', 200000)) };
   const levels = SESSION_LEVELS(cores);
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-load-'));

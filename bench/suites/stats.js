@@ -58,6 +58,13 @@ const list = (name, fallback) => (process.env[name] ? process.env[name].split(',
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null; };
 const round = (x, d = 3) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 
+/** The load of every measured run (HOTPATH_BENCH_STATS_DURATION / _WARMUP / _CONNECTIONS; also the load-sensitivity suite's). */
+const loadSettings = (c) => ({
+  durationSeconds: num('HOTPATH_BENCH_STATS_DURATION', c.COMPARE_LOAD_DEFAULTS.durationSeconds),
+  warmupSeconds: num('HOTPATH_BENCH_STATS_WARMUP', c.COMPARE_LOAD_DEFAULTS.warmupSeconds),
+  connections: num('HOTPATH_BENCH_STATS_CONNECTIONS', 10),
+});
+
 /** What a verdict means for this condition: a false positive (k = 1), a detection, or a wrong direction. */
 function outcome(factor, verdict) {
   if (verdict === 'no-significant-change') return 'none';
@@ -177,11 +184,7 @@ async function run({ log }) {
   const K = num('HOTPATH_BENCH_STATS_K', 5);
   const work = num('HOTPATH_BENCH_STATS_WORK', 200000);
   const competitorProcs = num('HOTPATH_BENCH_STATS_COMPETITOR', os.cpus().length);
-  const load = {
-    durationSeconds: num('HOTPATH_BENCH_STATS_DURATION', c.COMPARE_LOAD_DEFAULTS.durationSeconds),
-    warmupSeconds: num('HOTPATH_BENCH_STATS_WARMUP', c.COMPARE_LOAD_DEFAULTS.warmupSeconds),
-    connections: num('HOTPATH_BENCH_STATS_CONNECTIONS', 10),
-  };
+  const load = loadSettings(c);
   // Only to try the suite quickly; the calibration itself runs at the default budget.
   const budgetMs = process.env.HOTPATH_BENCH_STATS_BUDGET ? Number(process.env.HOTPATH_BENCH_STATS_BUDGET) * 1000 : undefined;
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-stats-'));
@@ -293,4 +296,4 @@ async function run({ log }) {
 }
 
 // Hours at the default 20 trials: `npm run bench` leaves it out unless it is named.
-module.exports = { run, onlyWhenNamed: true, core, RUN_KEYS, SESSION_LEVELS };
+module.exports = { run, onlyWhenNamed: true, core, num, round, loadSettings, RUN_KEYS, SESSION_LEVELS };

@@ -9,10 +9,10 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT, processesWith, waitForNoProcesses } from './cli';
+import { freePort } from './freePort';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findPostgresBin } = require(path.join(ROOT, 'scripts/ensure-postgres.js')) as { findPostgresBin(): string | null };
@@ -71,18 +71,6 @@ function run(file: string, args: string[], options: { input?: string; timeoutMs?
       resolve({ code, stdout: String(stdout), stderr: String(stderr) || (err && !stderr ? err.message : '') });
     });
     if (options.input !== undefined) child.stdin!.end(options.input);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

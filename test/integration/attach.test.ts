@@ -8,12 +8,7 @@ import { ProfilingRun } from '../../src/core/inspector/profilingRun';
 import { isHotpathError, ErrorCode } from '../../src/core/common/errors';
 import * as fs from 'node:fs';
 import { APPS, CLI, runCli } from '../helpers/cli';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
-  });
-}
+import { freePort } from '../helpers/freePort';
 
 function hit(port: number, until: number): Promise<void> {
   return new Promise((resolve) => {

@@ -59,7 +59,7 @@ describe('async hops on a real pg service against PostgreSQL', function () {
       });
       after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
-      it('pg\'s row parsing has no user caller, runs from pg\'s socket callback, and makes pg the heavy package', async () => {
+      it('pg\'s row parsing has no user caller, runs from pg-protocol\'s socket callback, and makes the driver the heavy package', async () => {
         const tag = marker();
         const run = await runCliOn(node, ['profile', ...LOAD, '--env', `DATABASE_URL=${pg!.url}`, '--path', '/report', '--json', '--out', out, '--', node, 'server.js', tag], { cwd: APP, timeoutMs: 90_000 });
         assert.equal(run.code, 0, run.stderr);
@@ -70,7 +70,7 @@ describe('async hops on a real pg service against PostgreSQL', function () {
         assert.ok(doc.load.requests.total > 20, `requests: ${doc.load.requests.total}`);
         assert.deepEqual([doc.load.errors, doc.load.non2xx], [0, 0], JSON.stringify(doc.load.statusCodes));
 
-        // Packages: the driver is where the time goes (measured 50–60% total for pg, 63–70% for pg-protocol).
+        // Packages: the driver is where the time goes (measured 51–60% total for pg, 64–71% for pg-protocol).
         const pkg = (name: string) => doc.packages.find((p: any) => p.package === name);
         assert.ok(pkg('pg') && pkg('pg').totalPct > 15, brief(doc));
         assert.ok(pkg('pg-protocol') && pkg('pg-protocol').totalPct > 15, brief(doc));
@@ -85,7 +85,6 @@ describe('async hops on a real pg service against PostgreSQL', function () {
         const parseRow = driver.find((h: any) => h.function === 'parseRow' && h.package === 'pg');
         assert.ok(parseRow && parseRow.file === path.join(APP, 'node_modules', 'pg', 'lib', 'result.js'), brief(doc));
         assert.deepEqual([parseRow.userCaller, parseRow.asyncContext], [null, SOCKET_OF_PG], brief(doc));
-        assert.match(parseRow.asyncContext, /runs from .*callback of pg/);
         // Most of the driver's self time is named so (measured ~40% of the profile), and no row of it is
         // left without an origin: a function V8 inlined into another everywhere (postgres-array's
         // nextCharacter on Node 22 and 24) has no frame of its own and takes its host's.

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
+import { freePort } from '../helpers/freePort';
 import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 
 // V8's signals (tier, deopts, inlining) on Node 20 (this machine's), 22, 24 and 26, with the CLI itself
@@ -32,12 +32,6 @@ function runCliOn(node: string, args: string[], env: Record<string, string> = {}
       clearTimeout(timer);
       resolve({ code, stdout, stderr, json: () => { try { return JSON.parse(stdout); } catch { throw new Error(`not JSON (exit ${code}):\n${stdout}\n${stderr}`); } } });
     });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); });
   });
 }
 

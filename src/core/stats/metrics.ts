@@ -142,12 +142,12 @@ export interface MetricOptions {
   loadChangeCores?: number;
 }
 
-function estimate(sessionSd: number, design: Design, a: readonly number[], b: readonly number[], alpha: number): RatioEstimate | undefined {
-  return design === 'paired' ? pairedLogRatio(a, b, alpha) : independentLogRatio(a, b, alpha, sessionSd);
+function estimate(design: Design, a: readonly number[], b: readonly number[], alpha: number, sessionTerm: number): RatioEstimate | undefined {
+  return design === 'paired' ? pairedLogRatio(a, b, alpha) : independentLogRatio(a, b, alpha, sessionTerm);
 }
 
-function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number[], design: Design, alphaEach: number, family: number, sessionSd: number): MetricResult {
-  const e = estimate(sessionSd, design, a, b, alphaEach);
+function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number[], design: Design, alphaEach: number, family: number, sessionTerm: number): MetricResult {
+  const e = estimate(design, a, b, alphaEach, sessionTerm);
   const ratio = e ? e.ratio : geometricMean(b) / geometricMean(a);
   const pValue = e ? Math.min(1, e.pValue * family) : null;
   const significant = pValue !== null && pValue < alphaEach * family;

@@ -94,8 +94,9 @@ describe('compareRuns (verify: independent runs, log scale, Bonferroni over req/
   it('more runs narrow only the run-to-run part: with identical runs the interval is the drift term alone', () => {
     const c = compareRuns(runs([1000, 1000, 1000], [10, 10, 10]), runs([1000, 1000, 1000], [10, 10, 10]));
     const half = c.metrics.requestsPerSecond.halfWidthPct!;
-    // exp(z(1 − 0.05/4) · √2 · 0.13) − 1 with z = 2.2414 (two verdict metrics, two-sided).
-    assert.ok(Math.abs(half - (Math.exp(2.2414 * Math.SQRT2 * 0.13) - 1) * 100) < 0.05, `half-width ${half}%`);
+    // exp(z(1 − 0.05/4) · √2 · drift) − 1 with z = 2.2414 (two verdict metrics, two-sided).
+    const drift = HTTP_METRICS.requestsPerSecond.sessionDrift;
+    assert.ok(Math.abs(half - (Math.exp(2.2414 * Math.SQRT2 * drift) - 1) * 100) < 0.05, `half-width ${half}%`);
     assert.equal(c.verdict, 'no-significant-change');
   });
 
