@@ -345,6 +345,14 @@ describe('VS Code end to end: the workflow in the real UI', function () {
       await row.waitFor({ timeout: 60_000 });
       await row.click();
     };
+    // The picker stays open when focus moves away from it — here to the flamegraph webview, the active
+    // editor since the last test (CI once saw the picker vanish under the click as that webview took focus).
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: `Node ${v22}` }).first().waitFor({ timeout: 60_000 });
+    const editorArea = await page.locator('.part.editor').boundingBox();
+    assert.ok(editorArea, 'the editor area is on screen');
+    await page.mouse.click(editorArea.x + editorArea.width - 40, editorArea.y + editorArea.height / 2);
+    await page.waitForTimeout(1_000);
+    assert.ok(await page.locator('.quick-input-widget').isVisible(), 'the runtime picker is still open after a click in the editor');
     await pickRow(`Node ${v22}`);
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'B, compared with A' }).waitFor({ timeout: 30_000 });
     await screenshot(page, '17-compare-node-pick-b');

@@ -8,6 +8,12 @@ import { revisionRows, runtimeRows, type PickRow } from './pickItems';
 type Item = vscode.QuickPickItem & { value?: string };
 const toItems = (rows: PickRow[]): Item[] => rows.map((r) => ({ ...r }));
 
+// Every step of these pickers stays open when focus moves: they are steps of one flow (A, then B, then
+// perhaps a typed value), and they open just as the command palette closes and VS Code hands focus back
+// to the active editor. CI saw the runtime picker vanish under the click with the flamegraph webview
+// active, most likely that webview taking focus a moment late. Escape still cancels.
+const STAY = { ignoreFocusOut: true } as const;
+
 /** A revision to compare the working tree with: recent commits, or one typed in. Undefined when cancelled. */
 export async function pickRevision(cwd: string): Promise<string | undefined> {
   if (!(await repositoryRoot(cwd))) {
@@ -19,20 +25,22 @@ export async function pickRevision(cwd: string): Promise<string | undefined> {
     title: 'Hotpath: compare the working tree (B) with which revision (A)?',
     placeHolder: 'A runs from a temporary git worktree (dependencies installed if its lock file differs); both sides run interleaved',
     matchOnDescription: true,
+    ...STAY,
   });
   if (!pick) return undefined;
   if (pick.value) return pick.value;
-  const typed = await vscode.window.showInputBox({ title: 'Hotpath: revision to compare with', prompt: 'A commit, branch or tag, e.g. main, v1.2.0, HEAD~3', validateInput: (v) => (v.trim() && !v.trim().startsWith('-') ? undefined : 'A revision, e.g. HEAD~1') });
+  const typed = await vscode.window.showInputBox({ title: 'Hotpath: revision to compare with', prompt: 'A commit, branch or tag, e.g. main, v1.2.0, HEAD~3', ...STAY, validateInput: (v) => (v.trim() && !v.trim().startsWith('-') ? undefined : 'A revision, e.g. HEAD~1') });
   return typed?.trim() || undefined;
 }
 
 /** One Node runtime (a binary path, or a version to install); undefined when cancelled. */
 async function pickRuntime(title: string, placeHolder: string, exclude?: string): Promise<string | undefined> {
   const runtimes = await discoverRuntimes();
-  const pick = await vscode.window.showQuickPick(toItems(runtimeRows(runtimes, exclude)), { title, placeHolder, matchOnDescription: true });
+  const pick = await vscode.window.showQuickPick(toItems(runtimeRows(runtimes, exclude)), { title, placeHolder, matchOnDescription: true, ...STAY });
   if (!pick) return undefined;
   if (pick.value) return pick.value;
   const typed = await vscode.window.showInputBox({
+    ...STAY,
     title: 'Hotpath: Node version from the npm registry', prompt: 'A version, e.g. 26, 24.1 or 22.23.3: the newest matching release is downloaded (with progress) into Hotpath\'s cache',
     validateInput: (v) => (parseVersionSpec(v) ? undefined : 'A Node.js version, e.g. 26 or 22.23.3'),
   });
