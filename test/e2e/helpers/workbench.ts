@@ -86,24 +86,66 @@ export async function runCommand(page: Page, label: string, timeout = 90_000, op
   await pick(page, 'F1', `>${label}`, new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), timeout, options.opensQuickInput);
 }
 
-/** Opens a workspace file with Quick Open (Ctrl+P) and waits for its active editor tab. */
+/**
+ * Opens a workspace file with Quick Open (Ctrl+P) and waits for its active editor tab.
+ *
+ * Quick Open first lists what was opened recently, then re-renders with the file search's results, and
+ * rows move while it does, so a click as soon as the file's row appears can land on another row or on
+ * none (seen in CI and locally). And the file need not be first: the list can read ["Flamegraph — ….
+ * cpuprofile  recently opened", "template.js lib"], so Enter would pick the flamegraph. This waits until
+ * the list has stopped changing with the file's row in it, then clicks that row. A miss is logged with
+ * what the quick input showed and retried from a closed Quick Open (Ctrl+P in an open one moves to the
+ * next row instead).
+ */
 export async function openFile(page: Page, relativePath: string, timeout = 90_000): Promise<void> {
   const name = path.basename(relativePath);
   const tab = page.locator('.tabs-container .tab.active', { hasText: name });
   const deadline = Date.now() + timeout;
-  // Retried as a whole: Quick Open first lists "recently opened", then re-renders with the file search's
-  // results; a click that lands while the list re-renders hits no row, the input loses focus and closes,
-  // and nothing opens (seen once in CI: the quick input closed, no tab came).
-  for (;;) {
-    await pick(page, 'Control+P', relativePath, name, Math.max(5_000, deadline - Date.now()));
+  for (let attempt = 1; ; attempt++) {
     try {
+      await page.keyboard.press('Control+P');
+      await quickInput(page).waitFor({ timeout: 5_000 });
+      await quickInput(page).fill(relativePath);
+      await rowsSettled(page, name, 10_000);
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
       await tab.waitFor({ timeout: 15_000 });
       break;
     } catch (err) {
+      console.log(`    # Quick Open "${relativePath}", attempt ${attempt}: ${(err as Error).message.split('\n')[0]} (${await quickInputState(page)})`);
       if (Date.now() > deadline) throw err;
+      await page.keyboard.press('Escape');
+      await quickInput(page).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     }
   }
   await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout });
+}
+
+/** Waits until a row of the quick input names `text` and the rows have not changed for 300 ms. */
+async function rowsSettled(page: Page, text: string, timeout: number): Promise<void> {
+  const rows = () => page.locator('.quick-input-widget .monaco-list-row').allTextContents();
+  const deadline = Date.now() + timeout;
+  let last = '';
+  let since = Date.now();
+  for (;;) {
+    const now = await rows();
+    const key = JSON.stringify(now);
+    if (key !== last) { last = key; since = Date.now(); }
+    if (now.some((r) => r.includes(text)) && Date.now() - since >= 300) return;
+    if (Date.now() > deadline) throw new Error(`Quick Open's rows did not settle with "${text}" among them (rows ${key})`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** What the quick input shows and where the focus is: for the log when a pick does not take. */
+function quickInputState(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+    const input = widget?.querySelector('input');
+    const rows = [...(widget?.querySelectorAll('.monaco-list-row') ?? [])].map((r) => (r.textContent ?? '').trim()).slice(0, 5);
+    const focus = document.activeElement;
+    const where = focus ? `${focus.tagName.toLowerCase()}${focus.className && typeof focus.className === 'string' ? `.${focus.className.split(/\s+/).slice(0, 2).join('.')}` : ''}` : 'none';
+    return `quick input ${widget && widget.style.display !== 'none' ? `shown, value ${JSON.stringify(input?.value ?? '')}, rows ${JSON.stringify(rows)}` : 'hidden'}; focus on ${where}`;
+  }).catch((err: Error) => `state unreadable: ${err.message}`);
 }
 
 /** Moves the cursor of the active editor to a 1-based line with "Go to Line" (Ctrl+G). */
