@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { marker, ROOT, runCliOn, waitForNoProcesses } from '../helpers/cli';
 import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
+import { EXIT_REGRESSION } from '../../src/cli/exitCodes';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'orders-api');
 const lineWith = (rel: string, text: string) => fs.readFileSync(path.join(FIXTURE, rel), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
@@ -51,8 +52,17 @@ for (const [major] of NODE_MATRIX) {
     async function cli(args: string[], extra: string[] = []): Promise<any> {
       const tag = marker();
       const run = await runCliOn(node, [...args, '--json', '--out', out, ...extra, '--', node, 'server.js', tag], { cwd: APP, timeoutMs: 200_000 });
-      assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(await waitForNoProcesses(tag), [], 'no app process left behind');
+      if (args[0] === 'verify' && run.code === EXIT_REGRESSION) {
+        // verify's exit code is its throughput verdict, which a leak test does not control (2 short runs a
+        // side on a shared machine): 3 is right when, and only when, the JSON says slower.
+        const doc = run.json();
+        assert.equal(doc.comparison.verdict, 'slower', `exit ${run.code} but verdict ${doc.comparison.verdict}`);
+        const metrics = Object.entries(doc.comparison.metrics as Record<string, any>).map(([k, m]) => `${k} ×${m.ratio?.toFixed(3)} ${m.change}`);
+        console.log(`      # verify exit 3 (slower: ${doc.comparison.moved.join(', ')}): ${metrics.join('; ')}`);
+        return doc;
+      }
+      assert.equal(run.code, 0, run.stderr || run.stdout.slice(0, 2000));
       return run.json();
     }
 

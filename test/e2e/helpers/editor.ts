@@ -103,7 +103,8 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
   }, { source: pattern.source, flags: pattern.flags, icon });
 }
 
-export interface DrawnLabel { line: string; labels: string[]; left: number; right: number }
+/** `textLeft`: where the last label's text starts (after its margin); `charWidth`: of its (monospace) text. */
+export interface DrawnLabel { line: string; labels: string[]; left: number; right: number; textLeft: number; charWidth: number }
 export interface EditorBounds { contentLeft: number; contentRight: number; minimapLeft: number | null }
 
 /**
@@ -118,14 +119,18 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
     const scrollable = editor.querySelector('.monaco-scrollable-element.editor-scrollable')!.getBoundingClientRect();
     const minimap = editor.querySelector('.minimap');
     const minimapRect = minimap ? minimap.getBoundingClientRect() : null;
-    const lines: { line: string; labels: string[]; left: number; right: number }[] = [];
+    const lines: { line: string; labels: string[]; left: number; right: number; textLeft: number; charWidth: number }[] = [];
     for (const line of editor.querySelectorAll('.view-lines .view-line')) {
       const spans = [...line.querySelectorAll('span[class*="ced-"]')]
         .map((el) => ({ el, content: getComputedStyle(el, '::after').content }))
         .filter((x) => x.content && x.content !== 'none' && x.content !== 'normal');
       if (!spans.length) continue;
-      const last = spans[spans.length - 1].el.getBoundingClientRect();
-      lines.push({ line: (line.textContent ?? '').replace(/\u00a0/g, ' '), labels: spans.map((x) => x.content.replace(/^"|"$/g, '')), left: last.left, right: last.right });
+      const lastSpan = spans[spans.length - 1];
+      const last = lastSpan.el.getBoundingClientRect();
+      const labels = spans.map((x) => x.content.replace(/^"|"$/g, ''));
+      const textLeft = last.left + parseFloat(getComputedStyle(lastSpan.el, '::after').marginLeft || '0');
+      const text = labels[labels.length - 1];
+      lines.push({ line: (line.textContent ?? '').replace(/\u00a0/g, ' '), labels, left: last.left, right: last.right, textLeft, charWidth: text.length ? (last.right - textLeft) / text.length : 0 });
     }
     return {
       bounds: { contentLeft: scrollable.left, contentRight: scrollable.right, minimapLeft: minimapRect && minimapRect.width > 0 ? minimapRect.left : null },
