@@ -98,16 +98,32 @@ describe('VS Code end to end: startup and benchmarks', function () {
     const rel = 'bench-suite/checksum.bench.js';
     await openFile(page, rel);
     await goToLine(page, 1);
-    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'Benchmark' }).filter({ visible: true }).first();
-    await lens.waitFor({ timeout: 30_000 });
-    const t = Date.now();
-    await lens.locator('a', { hasText: 'Benchmark' }).first().click();
-    await resultToast(page, /Benchmark checksum\.bench\.js: 3 tasks over 2 processes/, 240_000);
-    log(`Run Benchmark done in ${seconds(t)}`);
-    await goToLine(page, lineOf(s.workspace.dir, rel, ".add('slow'"));
-    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'ops/s' }).filter({ visible: true }).first().waitFor({ timeout: 30_000 });
-    const lenses = await lensesWithLines(page);
-    const slow = lenses.find((l) => l.line.includes(".add('slow'"));
+    const slowLine = (ls: Awaited<ReturnType<typeof lensesWithLines>>) => ls.find((l) => l.line.includes(".add('slow'"));
+    let lenses: Awaited<ReturnType<typeof lensesWithLines>> = [];
+    for (let attempt = 1; ; attempt++) {
+      const before = slowLine(lenses)?.lens;
+      await goToLine(page, 1);
+      const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'Benchmark' }).filter({ visible: true }).first();
+      await lens.waitFor({ timeout: 30_000 });
+      const t = Date.now();
+      await lens.locator('a', { hasText: 'Benchmark' }).first().click();
+      await resultToast(page, /Benchmark checksum\.bench\.js: 3 tasks over 2 processes/, 240_000);
+      log(`Run Benchmark done in ${seconds(t)}`);
+      await goToLine(page, lineOf(s.workspace.dir, rel, ".add('slow'"));
+      await page.locator('.monaco-editor .codelens-decoration', { hasText: 'ops/s' }).filter({ visible: true }).first().waitFor({ timeout: 30_000 });
+      // A second run's figures replace the first's (the CodeLens refreshes after the result arrives).
+      for (const until = Date.now() + 10_000; Date.now() < until; await page.waitForTimeout(250)) {
+        lenses = await lensesWithLines(page);
+        if (slowLine(lenses)?.lens !== before) break;
+      }
+      const flagged = /measures nothing/.test(lenses.find((l) => l.line.includes(".add('discarded'"))?.lens ?? '');
+      // A run the product itself marks unstable (another program took the CPU) may not tell the discarded
+      // task from an empty function: measure again once, as the product advises.
+      if (flagged || attempt === 2 || !lenses.some((l) => /unstable/.test(l.lens))) break;
+      log(`unstable run, measured again: ${JSON.stringify(lenses.map((l) => l.lens))}`);
+      await clearToasts(page);
+    }
+    const slow = slowLine(lenses);
     assert.ok(slow && /[\d,]+ ops\/s/.test(slow.lens) && /\/op/.test(slow.lens), JSON.stringify(lenses));
     const discarded = lenses.find((l) => l.line.includes(".add('discarded'"));
     assert.ok(discarded && /measures nothing/.test(discarded.lens), `the discarded task is flagged: ${JSON.stringify(discarded)}`);

@@ -24,9 +24,19 @@ for (const [major, label] of NODE_MATRIX) {
     });
 
     it('tinybench: per-task ops/s, mean and p99 per op with intervals, V8\'s view; the 4×-work task is slower; the discarded task is flagged', async () => {
-      const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', '3', ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 230_000 });
-      assert.equal(run.code, 0, run.stderr);
-      const doc = run.json();
+      const measure = async () => {
+        const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', '3', ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 110_000 });
+        assert.equal(run.code, 0, run.stderr);
+        return run.json();
+      };
+      let doc = await measure();
+      const flagged = (d: any) => task(d, 'discarded')?.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY');
+      if (!flagged(doc) && doc.bench.tasks.some((t: any) => t.warnings.some((w: any) => w.code === 'UNSTABLE'))) {
+        // The product itself says this run's numbers are not to be trusted (another program took the CPU:
+        // CI once measured the discarded task above 1.25× the empty function). Measure again, as its advice says.
+        console.log(`      # unstable run, measured again: discarded ${JSON.stringify(task(doc, 'discarded'))?.slice(0, 300)}`);
+        doc = await measure();
+      }
       assert.equal(doc.bench.harness, 'tinybench');
       assert.match(doc.bench.nodeVersion, new RegExp(`^v${major}\\.`));
       assert.deepEqual(doc.bench.tasks.map((t: any) => t.name), ['slow', 'fast', 'discarded']);
@@ -39,7 +49,7 @@ for (const [major, label] of NODE_MATRIX) {
       const slow = task(doc, 'slow');
       const fast = task(doc, 'fast');
       assert.ok(fast.opsPerSec > slow.opsPerSec, `fast (one pass) beats slow (four passes): ${fast.opsPerSec} vs ${slow.opsPerSec}`);
-      assert.ok(task(doc, 'discarded').warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY'), JSON.stringify(task(doc, 'discarded').warnings));
+      assert.ok(flagged(doc), JSON.stringify(task(doc, 'discarded')));
       assert.ok(!slow.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY') && !fast.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY'));
       assert.equal(doc.v8.collected, true, JSON.stringify(doc.v8));
     });
