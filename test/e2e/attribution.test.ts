@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { marker, waitForNoProcesses } from '../helpers/cli';
-import { hotLines, lensesWithLines } from './helpers/editor';
+import { hotLines, hoverOn, lensesWithLines } from './helpers/editor';
 import { clearToasts, goToLine, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, waitForText, ROOT } from './helpers/workbench';
 import type { ShopWorkspace } from './helpers/workspace';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
@@ -145,12 +145,8 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     await screenshot(page, 'attr-01-token-keys');
 
     // The hover names the callee and where its time ran.
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'Calls here' }).first();
-    for (let attempt = 0; ; attempt++) {
-      await page.mouse.move(onCall.x - 3, onCall.y);
-      await page.mouse.move(onCall.x, onCall.y, { steps: 3 });
-      try { await hover.waitFor({ timeout: 5_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
-    }
+    const again = async () => (await hotLines(page)).find((l) => l.text === onCall.text) ?? onCall;
+    const hover = await hoverOn(page, again, 'Calls here', 5_000);
     assert.match(await textOf(hover), /→ pbkdf2Sync \((native, )?node:crypto\)/);
     await screenshot(page, 'attr-02-token-hover');
     await page.mouse.move(5, 5);

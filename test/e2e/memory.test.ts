@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { marker, waitForNoProcesses } from '../helpers/cli';
-import { labelledLines, type HotLine } from './helpers/editor';
+import { hoverOn, labelledLines, type HotLine } from './helpers/editor';
 import { clearToasts, goToLine, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, waitForText, ROOT } from './helpers/workbench';
 import type { ShopWorkspace } from './helpers/workspace';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
@@ -98,15 +98,9 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     }
   }
 
-  /** Hovers a line's code until VS Code shows a hover containing `title`; returns its text. */
-  async function hoverText(at: HotLine, title: string): Promise<string> {
-    const hover = page.locator('.monaco-hover:visible', { hasText: title }).first();
-    for (let attempt = 0; ; attempt++) {
-      await page.mouse.move(at.x - 3, at.y);
-      await page.mouse.move(at.x, at.y, { steps: 3 });
-      try { await hover.waitFor({ timeout: 10_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
-    }
-    return textOf(hover);
+  /** The text of the hover VS Code shows on a labelled line's code, containing `title`. */
+  async function hoverText(rel: string, line: number, pattern: RegExp, title: string): Promise<string> {
+    return textOf(await hoverOn(page, () => labelOn(rel, line, pattern), title));
   }
 
   it('Profile with Load (memory on): the PBKDF2 line is labelled "blocked the loop", its hover lists the episodes; loop p99 in the status bar', async () => {
@@ -136,7 +130,7 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     assert.deepEqual(others.map((l) => l.text.trim()), [], 'only the PBKDF2 line is labelled');
     await screenshot(page, 'memory-01-blocked-label');
 
-    const hover = await hoverText(blocked, 'Blocked the event loop');
+    const hover = await hoverText(rel, line, /blocked the loop: /, 'Blocked the event loop');
     assert.match(hover, /Blocked the event loop: [\d.,]+ ms of CPU here during \d+ turns? of the loop of 20(\.0)? ms or more/);
     assert.match(hover, /Episodes: [\d.,]+ ms(, [\d.,]+ ms)*/);
     assert.match(hover, /While monthlyReport runs this synchronously, every other request waits/);
@@ -161,7 +155,7 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     assert.deepEqual(all.filter((l) => l.text.trim() !== label.text.trim()).map((l) => [l.text.trim(), l.after]), []);
     await screenshot(page, 'memory-03-allocation-label');
 
-    const hover = await hoverText(label, 'allocates');
+    const hover = await hoverText(rel, line, /allocates [\d.,]+ (B|KB|MB)\/req/, 'allocates');
     assert.match(hover, /catalogPage allocates [\d.,]+ (B|KB|MB) per request \([\d.,]+ (B|KB|MB) sampled, [\d.]+% of the sampled bytes, objects the GC already freed included\)/);
     assert.match(hover, /reuse buffers and objects/);
     await screenshot(page, 'memory-04-allocation-hover');
@@ -183,8 +177,7 @@ describe('VS Code end to end: allocations, the event loop and leaks on a real Ex
     await openFile(page, rel);
     await goToLine(page, line);
     await page.mouse.move(5, 5);
-    const retained = await labelOn(rel, line, /retains [\d.,]+ (B|KB)\/req/);
-    const hover = await hoverText(retained, 'Retained after full GC');
+    const hover = await hoverText(rel, line, /retains [\d.,]+ (B|KB)\/req/, 'Retained after full GC');
     assert.match(hover, /Retained after full GC: [\d.,]+ (B|KB) per request .*recordVisit/);
     assert.match(hover, /bound caches/);
     await screenshot(page, 'memory-06-retained-hover');

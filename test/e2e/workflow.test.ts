@@ -16,7 +16,7 @@ import { processesWith, runCli, waitForNoProcesses } from '../helpers/cli';
 import {
   clearToasts, cursorLine, goToLine, nodeEnvWarning, openFile, openWorkbench, progressToast, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview, CHANGE,
 } from './helpers/workbench';
-import { hotLines, lensesWithLines, LABEL } from './helpers/editor';
+import { hotLines, hoverOn, lensesWithLines, LABEL } from './helpers/editor';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
 
 const TEMPLATE_FUNCTIONS = ['tokenize', 'generate', 'compile', 'escape', 'render'];
@@ -194,13 +194,8 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     // Hover the code of the first hot line in view.
     const target = lines[0];
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'Self time' }).first();
-    for (let attempt = 0; ; attempt++) {
-      await page.mouse.move(target.x - 3, target.y);
-      await page.mouse.move(target.x, target.y, { steps: 3 });
-      try { await hover.waitFor({ timeout: 5_000 }); break; } catch (err) { if (attempt >= 3) throw err; }
-    }
-    const hoverText = await textOf(hover);
+    const again = async () => (await hotLines(page)).find((l) => l.text === target.text) ?? target;
+    const hoverText = await textOf(await hoverOn(page, again, 'Self time', 5_000));
     assert.match(hoverText, /Self time/);
     assert.match(hoverText, /[\d,.]+ ms/);
     assert.match(hoverText, /\d+(\.\d+)?%/);

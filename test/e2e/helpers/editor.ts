@@ -2,7 +2,7 @@
  * What the editor shows of Hotpath's annotations, read from the DOM as drawn: CodeLens with the line
  * each stands above, and the after-line labels of hot lines.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** A hot-line label: `4.2% · 61 ms` (self), `84.1% total · 0.1% self` (a line whose calls carry its time). */
 export const LABEL = /^\s*\d+(\.\d+)?% (· [\d,.]+ (ms|s)|total · (\d+(\.\d+)?|<0\.1)% self)/;
@@ -146,4 +146,20 @@ export function drawnLabels(page: Page): Promise<{ bounds: EditorBounds; lines: 
  */
 export function labelledLines(page: Page, pattern: RegExp): Promise<HotLine[]> {
   return labelsInView(page, pattern, 'triangle-down');
+}
+
+/**
+ * Hovers a point on a line's code until VS Code shows a hover containing `text`; returns that hover.
+ * `locate` finds the line again before each attempt: a CodeLens row that arrives above the line after
+ * it was found moves it down, and a hover at the old point shows the line above (CI hovered the comment
+ * above `catalogPage` four times, its function's lens having come in between).
+ */
+export async function hoverOn(page: Page, locate: () => Promise<{ x: number; y: number }>, text: string, attemptMs = 10_000): Promise<Locator> {
+  const hover = page.locator('.monaco-hover:visible', { hasText: text }).first();
+  for (let attempt = 0; ; attempt++) {
+    const at = await locate();
+    await page.mouse.move(at.x - 3, at.y); // a move within the same point shows no new hover
+    await page.mouse.move(at.x, at.y, { steps: 3 });
+    try { await hover.waitFor({ timeout: attemptMs }); return hover; } catch (err) { if (attempt >= 3) throw err; }
+  }
 }
