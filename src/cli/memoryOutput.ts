@@ -77,7 +77,7 @@ export function heapLimitLine(leak: LeakSummary): string {
   const limit = c.heapSizeLimitBytes !== null ? formatBytes(c.heapSizeLimitBytes) : 'unknown';
   return c.setBy === 'hotpath'
     ? `Heap limit during the check: ${limit} (the check's ceiling, --max-old-space-size=${c.maxOldSpaceMb}; set your own in NODE_OPTIONS to change it)\n`
-    : `Heap limit during the check: ${limit} (the app's own --max-old-space-size)\n`;
+    : `Heap limit during the check: ${limit} (the app's own${c.maxOldSpaceMb !== null ? ` --max-old-space-size=${c.maxOldSpaceMb}` : ''})\n`;
 }
 
 export function comparisonLine(c: GrowthComparison | undefined | null, since?: string): string {

@@ -15,9 +15,10 @@ export const LEAK_HEAP_CEILING_MB = 1024;
 
 /** V8's heap-size flags, in NODE_OPTIONS or on a node command line (dashes or underscores, as V8 accepts). */
 const HEAP_SIZE_FLAG = /(?:^|\s)--max[-_](?:old[-_]space|heap)[-_]size(?:[=\s]|$)/;
+const OLD_SPACE_VALUE = /(?:^|\s)--max[-_]old[-_]space[-_]size(?:=|\s+)(\d+)/;
 
 export interface HeapCeiling {
-  /** What Hotpath set (--max-old-space-size, MB), or null when the app sets its own. */
+  /** The old-space limit (--max-old-space-size, MB): the check's, or the app's own when it names one; else null. */
   maxOldSpaceMb: number | null;
   setBy: 'hotpath' | 'app';
   /** V8's heap limit as the app reported it (v8.getHeapStatistics().heap_size_limit), when it could be read. */
@@ -46,8 +47,11 @@ export function planHeapCeiling(
   totalMemoryBytes = os.totalmem(),
 ): CeilingPlan {
   const nodeOptions = env && 'NODE_OPTIONS' in env ? env.NODE_OPTIONS : inherited.NODE_OPTIONS;
-  if (HEAP_SIZE_FLAG.test(nodeOptions ?? '') || command.some((arg) => HEAP_SIZE_FLAG.test(arg))) {
-    return { ceiling: { maxOldSpaceMb: null, setBy: 'app', heapSizeLimitBytes: null }, env };
+  const own = [nodeOptions ?? '', ...command].filter((text) => HEAP_SIZE_FLAG.test(text));
+  if (own.length) {
+    // The command line comes last and wins over NODE_OPTIONS, as in node itself.
+    const values = own.map((text) => OLD_SPACE_VALUE.exec(text)?.[1]).filter((v): v is string => v !== undefined);
+    return { ceiling: { maxOldSpaceMb: values.length ? Number(values[values.length - 1]) : null, setBy: 'app', heapSizeLimitBytes: null }, env };
   }
   const mb = defaultCeilingMb(totalMemoryBytes);
   const withCeiling = [nodeOptions, `--max-old-space-size=${mb}`].filter(Boolean).join(' ');
@@ -72,11 +76,13 @@ export function outOfMemoryLine(output: string): string | null {
 
 /**
  * A --rung that lets the whole check (4 × N requests after the warm-up) fit in a quarter of the room the
- * heap had left after the warm-up, at the growth measured before the crash — a quarter because V8's limit
- * counts the young generation too (tens of MB) and a heap near its limit spends its time in GC; null when
- * that cannot be said.
+ * old space had left after the warm-up, at the growth measured before the crash (a heap near its limit
+ * spends its time in GC); null when that cannot be said. V8's heap_size_limit counts the young
+ * generation too — 48 MB on Node 20, 192 MB on Node 24 for a 64 MB old space — so it is used only when
+ * the old space's own limit is unknown.
  */
-export function rungThatFits(limitBytes: number | null, heapAfterWarmupBytes: number | undefined, bytesPerRequest: number): number | null {
+export function rungThatFits(ceiling: HeapCeiling, heapAfterWarmupBytes: number | undefined, bytesPerRequest: number): number | null {
+  const limitBytes = ceiling.maxOldSpaceMb !== null ? ceiling.maxOldSpaceMb * 2 ** 20 : ceiling.heapSizeLimitBytes;
   if (!limitBytes || heapAfterWarmupBytes === undefined || !(bytesPerRequest > 0)) return null;
   const room = limitBytes - heapAfterWarmupBytes;
   if (room <= 0) return null;

@@ -150,13 +150,13 @@ function limitText(c: HeapCeiling): string {
   const limit = c.heapSizeLimitBytes !== null ? `a heap limit of ${formatBytes(c.heapSizeLimitBytes)}` : 'its heap limit';
   return c.setBy === 'hotpath'
     ? ` at ${limit}: the check's ceiling, --max-old-space-size=${c.maxOldSpaceMb}`
-    : ` at ${limit}, the app's own --max-old-space-size`;
+    : ` at ${limit}, the app's own${c.maxOldSpaceMb !== null ? ` --max-old-space-size=${c.maxOldSpaceMb}` : ''}`;
 }
 
 function oomAdvice(ctx: CrashContext): string {
   const g = ctx.growth;
   const proven = g.n >= 3 && g.ciLow > GROWTH_FLOOR_BYTES_PER_REQUEST;
-  const fits = proven ? rungThatFits(ctx.ceiling.heapSizeLimitBytes, ctx.rungs[0]?.heapUsedBytes, g.bytesPerRequest) : null;
+  const fits = proven ? rungThatFits(ctx.ceiling, ctx.rungs[0]?.heapUsedBytes, g.bytesPerRequest) : null;
   const fitsText = fits !== null && fits < ctx.rungRequests ? ` Re-run with --rung ${fits} (VS Code: hotpath.leak.rungRequests) so the whole check fits in the heap and names the retaining line.` : '';
   const grew = proven
     ? `The heap grew ${growthRate(g.bytesPerRequest)} (95% CI ${growthRate(g.ciLow)} … ${growthRate(g.ciHigh)}) over those measurements: a leak this fast fills the heap before the check ends.${fitsText}`

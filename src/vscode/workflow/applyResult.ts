@@ -16,6 +16,7 @@ import { formatMs, formatRate } from '../../shared/text/numbers';
 import { attachRuntime } from '../runtime/loaded';
 import { growthRate } from '../../core/memory/growthComparison';
 import type { LeakSummary } from '../../core/workflow/leakCheck';
+import { leakCrashView } from './leakCrashStatus';
 
 /** The event loop's p99 delay and the line that held it most, for the status bar. */
 function loopStatus(loaded: LoadedProfile): { loopP99Ms?: number; blockedBy?: string } {
@@ -145,17 +146,14 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
 
 /**
  * A leak check the app did not survive: the status bar says how it ended (the rungs measured before are
- * in its tooltip), a warning says what to do; no retained lines (the app's survivors went with it).
+ * in its tooltip), a warning says what to do, the app's last output goes to the log; no retained lines
+ * (the app's survivors went with it).
  */
 function leakCrashed(ctx: ApplyContext, name: string, l: LeakSummary, warningNote: string, notify: boolean): string {
-  const c = l.crash!;
-  const exit = c.signal ? `killed by ${c.signal}` : c.code !== null ? `exited with code ${c.code}` : 'ended';
-  ctx.session.setStatus({
-    kind: 'leak', name, verdict: 'incomplete', bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh, requests: l.requests,
-    crash: { outOfMemory: c.outOfMemory, exit, message: c.message, rungs: l.rungs.map((r) => ({ requests: r.requests, heapUsedBytes: r.heapUsedBytes })) },
-  });
-  for (const line of c.output) ctx.log.warn(`app: ${line}`);
-  const summary = `Leak check "${name}" incomplete: ${c.message} (The app's last output is in the Hotpath log.)${warningNote}`;
+  const view = leakCrashView(name, l)!;
+  ctx.session.setStatus(view.status);
+  for (const line of l.crash?.output ?? []) ctx.log.warn(`app: ${line}`);
+  const summary = `${view.summary}${warningNote}`;
   if (notify) void showWarning(`Hotpath: ${summary}`);
   return summary;
 }
