@@ -35,6 +35,7 @@ import type { ProfileModel } from '../profile/types';
 import { formatInt } from '../../shared/text/numbers';
 import { nodeEnvWarning, type PreflightCheck } from './preflight';
 import { timestamp } from './profileStore';
+import { profileStem } from '../stats/baselineName';
 import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
@@ -283,7 +284,7 @@ export function leakRecord(leak: LeakSummary, createdAt = new Date().toISOString
 async function saveSurvivors(dir: string, name: string, profile: SamplingHeapProfile): Promise<string | null> {
   try {
     await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${timestamp()}-${name}.retained.heapprofile`);
+    const file = path.join(dir, `${timestamp()}-${profileStem(name)}.retained.heapprofile`);
     await fs.writeFile(file, JSON.stringify(profile));
     return file;
   } catch {
