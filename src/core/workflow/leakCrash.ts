@@ -13,8 +13,7 @@ import type { LaunchedTarget } from '../target/launcher';
 import { growthRate } from '../memory/growthComparison';
 import { GROWTH_FLOOR_BYTES_PER_REQUEST, type Growth, type Rung } from '../memory/growth';
 import { outOfMemoryLine, rungThatFits, type HeapCeiling } from '../memory/heapCeiling';
-import { formatBytes } from '../../shared/text/numbers';
-import { formatInt } from '../../shared/text/numbers';
+import { formatBytes, formatInt } from '../../shared/text/numbers';
 
 /** Where the check was when the app ended. */
 export type LeakStep = 'warmup' | 'load' | 'measurement' | 'idle';
