@@ -6,6 +6,7 @@ import type { AttachSpec } from '../core/target/attach';
 import type { SideSpec } from '../core/variants/sides';
 import type { InterleaveSettings } from '../core/workflow/interleave';
 import { DEFAULT_SAMPLING_INTERVAL_BYTES } from '../core/memory/allocationSampler';
+import { checkedName } from '../core/stats/baselineName';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
@@ -371,7 +372,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
     v8: !values['no-v8'],
     attribution: !values['no-attribution'],
     runs: positiveInt('--runs', values.runs, subcommand === 'bench' ? 1 : 2),
-    name: values.name,
+    name: values.name !== undefined ? checkedName(values.name, '--name') : undefined,
     out: values.out ? path.resolve(values.out) : undefined,
     script: Boolean(values.script),
     loadFile: values['load-file'] !== undefined ? path.resolve(values['load-file']) : undefined,
@@ -457,8 +458,8 @@ function parseBench(values: { tasks?: string[]; compare?: string[]; against?: st
     ...(compare ? { compareTasks: [compare[0], compare[1]] as [string, string] } : {}),
     ...(values.against !== undefined ? { against: values.against } : {}),
     ...(pairs !== undefined ? { pairs } : {}),
-    ...(values.save !== undefined ? { save: values.save } : {}),
-    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(values.save !== undefined ? { save: checkedName(values.save, '--save') } : {}),
+    ...(values.baseline !== undefined ? { baseline: checkedName(values.baseline, '--baseline') } : {}),
   };
 }
 

@@ -17,7 +17,7 @@ import type { V8Collection, V8FunctionSignals } from '../core/v8/types';
 import { deoptCount, formatV8Summary } from '../core/v8/format';
 import { perSecondSpread } from '../core/load/perSecondSpread';
 import { describeRequests } from '../core/load/routes';
-import { comparisonLine, eventLoopBlock, growthLine, memoryBlock, routesBlock } from './memoryOutput';
+import { comparisonLine, crashBlock, eventLoopBlock, growthLine, memoryBlock, routesBlock } from './memoryOutput';
 
 /** The tier column: the tier, plus what is wrong with it in a word. */
 function tierCell(v8: V8FunctionSignals | undefined): string {
@@ -182,7 +182,7 @@ export function renderReport(r: ReportResult, cwd: string): string {
 
 export function renderBaseline(r: BaselineResult, cwd: string): string {
   const runs = r.runs.map((x, i) => `  run ${i + 1}: ${int(x.requestsPerSecond)} req/s, p99 ${x.p99Ms} ms${x.cpuMsPerRequest !== undefined ? `, ${x.cpuMsPerRequest.toFixed(3)} ms CPU/request` : ''}`).join('\n');
-  const leak = r.leak ? `Leak check: ${growthLine(r.leak)}\n` : '';
+  const leak = r.leak ? `Leak check: ${growthLine(r.leak)}\n${crashBlock(r.leak)}${r.leak.crash ? 'The baseline was saved without a leak check.\n' : ''}` : '';
   return `Hotpath baseline '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n${runs}\nMean: ${int(r.summary.requestsPerSecond)} req/s, p99 ${r.summary.p99Ms.toFixed(1)} ms over ${r.runs.length} runs\n${leak}` + warningsBlock(r.warnings) + `\nSaved: ${displayPath(r.path, cwd)}\n`;
 }
 
@@ -192,6 +192,6 @@ export function renderVerify(r: VerifyResult, compareCommand?: string): string {
   return `Hotpath verify against '${text(r.name)}' (baseline of ${text(String(r.baseline.createdAt))}): ${text(r.target.command.join(' '))}\n` +
     comparisonTable(c, ['baseline', 'now']) +
     `\nVerdict: ${VERDICT_WORD[c.verdict]} — ${text(c.summary)}\n` +
-    (r.leak ? `Leak check: ${growthLine(r.leak)}\n${comparisonLine(r.leakComparison, `the baseline (${String(r.baseline.createdAt)})`)}` : '') + warningsBlock(r.warnings) +
+    (r.leak ? `Leak check: ${growthLine(r.leak)}\n${crashBlock(r.leak)}${comparisonLine(r.leakComparison, `the baseline (${String(r.baseline.createdAt)})`)}` : '') + warningsBlock(r.warnings) +
     (r.interleavedCompare && compareCommand ? `\n${interleavedHint(r.interleavedCompare)}\n  ${text(compareCommand)}\n` : '');
 }

@@ -1,4 +1,4 @@
-import type { HotpathError } from '../core/common/errors';
+import { ErrorCode, type HotpathError } from '../core/common/errors';
 import type { ThreadHotLine, ThreadHotspot, ThreadPackage } from '../core/workflow/analyze';
 import type { BaselineResult, VerifyResult } from '../core/workflow/baseline';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
@@ -22,8 +22,13 @@ function leakJson(l: LeakSummary) {
   return {
     verdict: l.verdict, bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh,
     rungs: l.rungs, sites: l.sites, requests: l.requests, observations: l.n, df: l.df,
-    samplingIntervalBytes: l.samplingIntervalBytes, heapProfilePath: l.heapProfilePath,
+    samplingIntervalBytes: l.samplingIntervalBytes, heapProfilePath: l.heapProfilePath, heapCeiling: l.heapCeiling, crash: l.crash,
   };
+}
+
+/** A leak check the app did not survive: the document carries the error too (exit code 1), beside what was measured. */
+function leakCrashError(l: LeakSummary | undefined) {
+  return l?.crash ? { error: { code: ErrorCode.TargetExited, message: l.crash.message } } : {};
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -161,12 +166,12 @@ export function toJson(result: AnyResult): object {
     case 'report':
       return { ...base, load: null, profilePath: result.profilePath, durationMs: round(result.durationMs), sampleCount: result.sampleCount, ...analysis, ...(result.diff ? { diff: { beforePath: result.diff.beforePath, functions: result.diff.functions, matched: result.diff.matched, compared: result.diff.compared } } : {}) };
     case 'baseline':
-      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, ...(result.leak ? { leak: leakJson(result.leak) } : {}), profilePath: null, ...analysis };
+      return { ...base, name: result.name, baselinePath: result.path, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, summary: result.summary, ...(result.leak ? { leak: leakJson(result.leak) } : {}), ...leakCrashError(result.leak), profilePath: null, ...analysis };
     case 'verify':
       return {
         ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, runs: result.runs, baseline: result.baseline, comparison: result.comparison,
         interleavedCompare: result.interleavedCompare ?? null,
-        ...(result.leak ? { leak: leakJson(result.leak), leakComparison: result.leakComparison ?? null } : {}), profilePath: null, ...analysis,
+        ...(result.leak ? { leak: leakJson(result.leak), leakComparison: result.leakComparison ?? null } : {}), ...leakCrashError(result.leak), profilePath: null, ...analysis,
       };
     case 'compare':
       return compareJson(result, null);
@@ -189,7 +194,7 @@ export function toJson(result: AnyResult): object {
     case 'leak':
       return {
         ...base, name: result.name, target: result.target, load: result.load, loadOptions: result.loadOptions, leak: leakJson(result.leak),
-        previous: result.previous, checks: result.checks, profilePath: null, ...analysis,
+        previous: result.previous, checks: result.checks, ...leakCrashError(result.leak), profilePath: null, ...analysis,
       };
   }
 }

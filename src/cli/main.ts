@@ -227,7 +227,10 @@ export async function main(argv: string[]): Promise<number> {
       || (result.kind === 'verify' && result.leakComparison?.change === 'new-leak')
       || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')
       || (result.kind === 'startup-compare' && result.comparison.verdict === 'slower');
-    return regression ? EXIT_REGRESSION : EXIT_OK;
+    // A leak check the app did not survive failed, whatever else the run found; what it measured was printed above.
+    const leakCrash = (result.kind === 'leak' || result.kind === 'baseline' || result.kind === 'verify') && result.leak?.crash;
+    if (leakCrash && args.json) process.stderr.write(`hotpath: ${terminalText(leakCrash.message, true)}\n`);
+    return leakCrash ? EXIT_FAILED : regression ? EXIT_REGRESSION : EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

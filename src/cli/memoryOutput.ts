@@ -54,7 +54,30 @@ export function eventLoopBlock(loop: EventLoopResult | undefined, cwd: string): 
 }
 
 export function growthLine(leak: LeakSummary): string {
-  return `${leak.verdict === 'growing' ? 'GROWING' : 'STABLE'}: ${growthRate(leak.bytesPerRequest)} (95% CI ${growthRate(leak.ciLow)} … ${growthRate(leak.ciHigh)}, ${leak.n} heap measurements over ${int(leak.requests)} requests)`;
+  const fit = `${growthRate(leak.bytesPerRequest)} (95% CI ${growthRate(leak.ciLow)} … ${growthRate(leak.ciHigh)}, ${leak.n} heap measurements over ${int(leak.requests)} requests)`;
+  if (leak.verdict === 'incomplete') {
+    const what = leak.crash?.outOfMemory ? 'the app ran out of memory' : 'the app ended';
+    return `INCOMPLETE: ${what} before the check did, no verdict (${leak.n >= 3 ? `the measurements before: ${fit}` : `${leak.n} heap measurement${leak.n === 1 ? '' : 's'} before the end`})`;
+  }
+  return `${leak.verdict === 'growing' ? 'GROWING' : 'STABLE'}: ${fit}`;
+}
+
+/** How the app ended (the check's words, then the app's last output, indented) — or '' for a complete check. */
+export function crashBlock(leak: LeakSummary): string {
+  const c = leak.crash;
+  if (!c) return '';
+  const exit = c.signal ? `killed by ${c.signal}` : c.code !== null ? `exit code ${c.code}` : 'exit not reported';
+  const output = c.output.length ? `Last output of the app (${exit}):\n${c.output.map((l) => `  ${text(l)}`).join('\n')}\n` : `The app printed nothing (${exit}).\n`;
+  return `${text(c.message)}\n${output}`;
+}
+
+/** The heap limit the app ran under, and who set it (the check's ceiling, or the app). */
+export function heapLimitLine(leak: LeakSummary): string {
+  const c = leak.heapCeiling;
+  const limit = c.heapSizeLimitBytes !== null ? formatBytes(c.heapSizeLimitBytes) : 'unknown';
+  return c.setBy === 'hotpath'
+    ? `Heap limit during the check: ${limit} (the check's ceiling, --max-old-space-size=${c.maxOldSpaceMb}; set your own in NODE_OPTIONS to change it)\n`
+    : `Heap limit during the check: ${limit} (the app's own${c.maxOldSpaceMb !== null ? ` --max-old-space-size=${c.maxOldSpaceMb}` : ''})\n`;
 }
 
 export function comparisonLine(c: GrowthComparison | undefined | null, since?: string): string {
@@ -71,9 +94,10 @@ export function renderLeak(r: LeakResult, cwd: string): string {
   const top = l.sites.find((s) => s.category === 'user');
   const culprit = l.verdict === 'growing' && top ? `Objects that stay were allocated in ${text(top.function)} at ${location(top.file, top.line, cwd)} (${formatBytes(top.retainedBytesPerRequest)}/request).\n` : '';
   return `Hotpath leak check '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n` +
-    `Heap after full GC: ${growthLine(l)}\n${culprit}${comparisonLine(r.previous?.comparison, r.previous?.createdAt)}` +
-    `\nHeap after each forced full GC:\n${rungs.toString()}\n` +
+    `Heap after full GC: ${growthLine(l)}\n${crashBlock(l)}${culprit}${comparisonLine(r.previous?.comparison, r.previous?.createdAt)}` +
+    `\nHeap after each forced full GC${l.crash ? ' (before the app ended)' : ''}:\n${l.rungs.length ? rungs.toString() : '  (none)'}\n` + heapLimitLine(l) +
     (l.sites.length ? `\nAllocated during the check and still alive after the last GC (sampled every ${formatBytes(l.samplingIntervalBytes)}):\n${sites.toString()}\n` : '') +
-    renderChecks('Checks', r.checks) + warningsBlock(r.warnings) +
+    // A crashed check's heap-growth check restates the crash, said above.
+    renderChecks('Checks', l.crash ? r.checks.filter((c) => c.id !== 'heap-growth') : r.checks) + warningsBlock(r.warnings) +
     (l.heapProfilePath ? `\nRetained objects' heap profile: ${text(l.heapProfilePath)}\n` : '');
 }

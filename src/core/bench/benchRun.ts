@@ -24,7 +24,7 @@ import { removeTraceFile } from '../v8/flags';
 import { joinV8Signals } from '../v8/join';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
 import { parseNodeBenchReport } from './nodeBench';
-import { BENCH_FLOOR_ENV, BENCH_FUNCTIONS_KEY, BENCH_OUT_ENV, BENCH_PRELOAD_FILE_NAME, BENCH_TASKS_ENV, type BenchProcessResults } from './reports';
+import { BENCH_FLOOR_ENV, BENCH_FUNCTIONS_KEY, BENCH_OUT_ENV, BENCH_PRELOAD_FILE_NAME, BENCH_TASKS_ENV, type BenchExitCall, type BenchProcessResults } from './reports';
 
 export type BenchHarness = 'tinybench' | 'node:bench';
 
@@ -93,6 +93,14 @@ async function taskFunctionFrames(session: CdpSession): Promise<Array<{ task: st
 function framesProfile(frames: Awaited<ReturnType<typeof taskFunctionFrames>>): RawCpuProfile {
   const nodes = [{ id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, children: frames.map((_, i) => i + 2) }, ...frames.map((f, i) => ({ id: i + 2, callFrame: f.callFrame, hitCount: 1 }))];
   return { nodes, startTime: 0, endTime: frames.length + 1, samples: frames.map((_, i) => i + 2), timeDeltas: frames.map(() => 1) };
+}
+
+/** What a process.exit in a benchmark did, and what to do instead. */
+function exitCallText(call: BenchExitCall): string {
+  const who = call.task !== null ? `the task '${call.task}'` : call.duringRun ? 'a task (or code bench.run() calls)' : 'the file';
+  const when = call.task !== null ? '' : call.duringRun ? ' while the benchmark ran' : ' before a benchmark finished';
+  return `${who} called process.exit(${call.code})${when}, which ended the process with exit code ${call.code} before anything was measured. `
+    + (call.duringRun ? 'A task must return (or throw) for the harness to time it: remove the process.exit call from it.' : 'Let the file end on its own after `await bench.run()`, or call process.exit only after it.');
 }
 
 export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?: CancellationToken; logger?: Logger } = {}): Promise<BenchRun> {
@@ -166,13 +174,19 @@ export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?:
     if (timedOut) throw new HotpathError(ErrorCode.Timeout, `The benchmark ${request.file} did not finish within ${Math.round(request.timeoutMs! / 1000)} s (--timeout).${target.output.forMessage()}`);
     if (main) await attached;
     let results: BenchProcessResults | undefined;
+    let preloadDoc: BenchProcessResults | undefined;
+    try { preloadDoc = JSON.parse(readBoundedFileSync(out, PROFILE_NAMED_FILE_MAX_BYTES).toString('utf8')) as BenchProcessResults; } catch { /* none */ }
     if (request.harness === 'node:bench') {
       let text = '';
       try { text = readBoundedFileSync(ndjson, PROFILE_NAMED_FILE_MAX_BYTES).toString('utf8'); } catch { /* nothing reported */ }
       results = parseNodeBenchReport(text);
     } else {
-      try { results = JSON.parse(readBoundedFileSync(out, PROFILE_NAMED_FILE_MAX_BYTES).toString('utf8')) as BenchProcessResults; } catch { /* none */ }
       // node:bench keeps the functions; the preload read nothing else.
+      results = preloadDoc;
+    }
+    const exitCall = preloadDoc?.exit;
+    if (exitCall && (exitCall.duringRun || !results?.tasks.length)) {
+      throw new HotpathError(ErrorCode.TargetExited, `${request.file}: ${exitCallText(exitCall)}${target.output.forMessage()}`);
     }
     if (exit.code !== 0 && !(results?.tasks.length)) {
       throw new HotpathError(ErrorCode.TargetExited, `The benchmark ${request.file} ${target.describeExit()}.${target.output.forMessage()}`);

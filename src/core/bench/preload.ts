@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { calibrateLayout, tierFromStatus, type StatusLayout } from '../v8/statusBits';
 import type { V8Tier } from '../v8/types';
-import { BENCH_FLOOR_ENV, BENCH_FUNCTIONS_KEY, BENCH_OUT_ENV, BENCH_TASKS_ENV, type BenchProcessResults, type BenchTaskRun } from './reports';
+import { BENCH_FLOOR_ENV, BENCH_FUNCTIONS_KEY, BENCH_OUT_ENV, BENCH_TASKS_ENV, type BenchExitCall, type BenchProcessResults, type BenchTaskRun } from './reports';
 
 type Fn = (...args: unknown[]) => unknown;
 interface TaskLike extends EventTarget { name: string; result?: Record<string, unknown> & { latency?: Record<string, unknown> }; runs?: number }
@@ -36,6 +36,14 @@ let harnessVersion: string | null = null;
 let floorNs: number | null = null;
 let floorP50Ns: number | null = null;
 let floorDone = process.env[BENCH_FLOOR_ENV] === '0';
+/**
+ * `bench.run()` calls under way, the task the harness last said it warms up or runs, and the task being
+ * added (tinybench calls a task once as it is added, to see whether it returns a promise).
+ */
+let runsUnderWay = 0;
+let currentTask: string | null = null;
+let addingTask: string | null = null;
+let exitCall: BenchExitCall | null = null;
 
 /** `%GetOptimizationStatus`, compiled while natives are allowed (a parser flag), then switched off again. */
 function statusReader(): ((f: Fn) => V8Tier) | undefined {
@@ -68,7 +76,7 @@ const wanted: string[] | undefined = (() => { try { const v = JSON.parse(process
 function write(): void {
   const out = process.env[BENCH_OUT_ENV];
   if (!out) return;
-  const doc: BenchProcessResults = { harness, harnessVersion, tasks: results, floorNs, floorP50Ns };
+  const doc: BenchProcessResults = { harness, harnessVersion, tasks: results, floorNs, floorP50Ns, exit: exitCall };
   try { fs.writeFileSync(out, JSON.stringify(doc)); } catch { /* Hotpath will say nothing was measured */ }
 }
 
@@ -111,12 +119,19 @@ function patchTinybench(Bench: { prototype: Record<string, unknown> }): void {
   const add = proto.add;
   proto.add = function hotpathBenchAdd(this: BenchLike, name: unknown, fn: unknown, ...rest: unknown[]) {
     if (!(this as { hotpathFloor?: boolean }).hotpathFloor && typeof fn === 'function') functions.push({ name: String(name), fn: fn as Fn });
-    return add.call(this, name, fn, ...rest);
+    const outer = addingTask;
+    addingTask = String(name);
+    try { return add.call(this, name, fn, ...rest); } finally { addingTask = outer; }
   };
   const watch = (bench: BenchLike) => {
     const tiers = new Map<string, { start?: V8Tier; end?: V8Tier }>();
     if ((bench as { hotpathFloor?: boolean }).hotpathFloor) return tiers;
     if (wanted) for (const t of [...bench.tasks]) if (!wanted.includes(t.name)) bench.remove?.(t.name);
+    for (const task of bench.tasks) {
+      if (typeof task.addEventListener !== 'function') continue;
+      // Which task a process.exit came from: tinybench warms every task up, then runs each.
+      for (const event of ['warmup', 'start']) task.addEventListener(event, () => { currentTask = task.name; });
+    }
     if (!tierOf) return tiers;
     for (const task of bench.tasks) {
       const fn = functions.find((f) => f.name === task.name)?.fn;
@@ -140,7 +155,9 @@ function patchTinybench(Bench: { prototype: Record<string, unknown> }): void {
   proto.run = async function hotpathBenchRun(this: BenchLike, ...args: unknown[]) {
     let tiers = new Map<string, { start?: V8Tier; end?: V8Tier }>();
     try { tiers = watch(this); } catch { /* measured without tiers */ }
-    const out = await run.apply(this, args);
+    runsUnderWay++;
+    let out: unknown;
+    try { out = await run.apply(this, args); } finally { runsUnderWay--; currentTask = null; }
     try {
       collect(this, tiers);
       if (!(this as { hotpathFloor?: boolean }).hotpathFloor) await measureFloor(this, false);
@@ -153,7 +170,9 @@ function patchTinybench(Bench: { prototype: Record<string, unknown> }): void {
     proto.runSync = function hotpathBenchRunSync(this: BenchLike, ...args: unknown[]) {
       let tiers = new Map<string, { start?: V8Tier; end?: V8Tier }>();
       try { tiers = watch(this); } catch { /* measured without tiers */ }
-      const out = runSync.apply(this, args);
+      runsUnderWay++;
+      let out: unknown;
+      try { out = runSync.apply(this, args); } finally { runsUnderWay--; currentTask = null; }
       try {
         collect(this, tiers);
         if (!(this as { hotpathFloor?: boolean }).hotpathFloor && !floorDone) void measureFloor(this, true);
@@ -196,8 +215,28 @@ function tinybenchEntries(entry: string): string[] {
   return [...files].filter((f) => fs.existsSync(f));
 }
 
+/**
+ * Notes a process.exit (its code, and the task under way) in the results before the process goes, so
+ * Hotpath can say what ended the benchmark; the call itself goes on unchanged.
+ */
+function watchExit(): void {
+  const exit = process.exit;
+  process.exit = function hotpathBenchExit(this: unknown, code?: unknown) {
+    try {
+      if (!exitCall) {
+        const n = Number(code ?? process.exitCode ?? 0);
+        const inTask = addingTask !== null || runsUnderWay > 0;
+        exitCall = { code: Number.isInteger(n) ? n : 1, duringRun: inTask, task: addingTask ?? (runsUnderWay > 0 ? currentTask : null) };
+        write();
+      }
+    } catch { /* the exit goes on */ }
+    return exit.call(process, code as number | undefined);
+  } as typeof process.exit;
+}
+
 function main(): void {
   if (!isMainThread || !process.env[BENCH_OUT_ENV]) return;
+  watchExit();
   Object.defineProperty(globalThis, Symbol.for(BENCH_FUNCTIONS_KEY), { value: functions, enumerable: false });
   if (process.execArgv.includes('--experimental-bench')) {
     harness = 'node:bench';

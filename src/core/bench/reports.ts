@@ -39,4 +39,16 @@ export interface BenchProcessResults {
   floorNs: number | null;
   /** The empty task's median per call, ns. */
   floorP50Ns?: number | null;
+  /**
+   * The process called process.exit: with what code, and whether the harness was calling a task (while
+   * adding it, or in `bench.run()`) and which one, when known. A task that exits the process ends the
+   * benchmark before anything is measured.
+   */
+  exit?: BenchExitCall | null;
+}
+
+export interface BenchExitCall {
+  code: number;
+  duringRun: boolean;
+  task: string | null;
 }

@@ -23,9 +23,14 @@ export function benchBaselineDir(cwd: string): string {
   return path.join(cwd, '.hotpath', 'bench');
 }
 
+/** Where `--save NAME` writes and `--baseline NAME` reads (the name made a file name by the one helper). */
+export function benchBaselinePath(dir: string, name: string): string {
+  return path.join(dir, `${sanitizeBaselineName(name)}.json`);
+}
+
 export async function saveBenchBaseline(dir: string, baseline: BenchBaseline): Promise<string> {
   const name = sanitizeBaselineName(baseline.name);
-  const file = path.join(dir, `${name}.json`);
+  const file = benchBaselinePath(dir, name);
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await fs.mkdir(dir, { recursive: true });
   try {
@@ -40,7 +45,7 @@ export async function saveBenchBaseline(dir: string, baseline: BenchBaseline): P
 
 export async function loadBenchBaseline(dir: string, name: string): Promise<BenchBaseline> {
   const safe = sanitizeBaselineName(name);
-  const file = path.join(dir, `${safe}.json`);
+  const file = benchBaselinePath(dir, safe);
   let value: unknown;
   try {
     value = JSON.parse(await fs.readFile(file, 'utf8'));

@@ -77,9 +77,11 @@ export async function establishBaseline(request: BaselineRequest, deps: Workflow
   const runs = measured.results.map((r, i) => summarizeRun(r, measured.appCpuMs[i], measured.otherCpuCores[i]));
   const environment = await captureEnvironment({ cwd: request.cwd, nodeVersion: measured.process.nodeVersion, nodeEnv: measured.process.nodeEnv });
   const leak = request.leak ? await leakAlongside(request, request.load, request.leak, deps) : undefined;
+  // A leak check the app did not survive is reported, not kept: the runs are saved without one.
+  const record = leak ? leakRecord(leak.leak) : null;
   const baseline: Baseline = {
     version: 1, name: request.name, createdAt: new Date().toISOString(), command: request.command, cwd: request.cwd,
-    load: measured.loadOptions, runs, results: measured.results, environment, ...(leak ? { leak: leakRecord(leak.leak) } : {}),
+    load: measured.loadOptions, runs, results: measured.results, environment, ...(record ? { leak: record } : {}),
   };
   const store = new BaselineStore(baselineDir(request));
   const file = await store.save(baseline);
@@ -133,7 +135,7 @@ export async function verifyAgainstBaseline(request: VerifyRequest, deps: Workfl
     kind: 'verify', name: request.name, target: targetInfo(request, measured), loadOptions: measured.loadOptions,
     runs: current, load: medianResult(measured.results),
     baseline: { createdAt: baseline.createdAt, runs: baseline.runs, nodeVersion: baseline.environment.nodeVersion, nodeEnv: baseline.environment.nodeEnv },
-    comparison, ...(leak && stored ? { leak: leak.leak, leakComparison: compareGrowth(stored, leak.leak) } : {}), warnings,
+    comparison, ...(leak && stored ? { leak: leak.leak, ...(leak.leak.verdict !== 'incomplete' ? { leakComparison: compareGrowth(stored, { ...leak.leak, verdict: leak.leak.verdict }) } : {}) } : {}), warnings,
   };
 }
 

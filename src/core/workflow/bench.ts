@@ -15,7 +15,7 @@ import type { Warning } from '../common/warnings';
 import { aggregateTask, type BenchTask } from '../bench/aggregate';
 import { runBenchmarkOnce, type BenchHarness, type BenchRun } from '../bench/benchRun';
 import { detectHarness } from '../bench/detect';
-import { benchBaselineDir, loadBenchBaseline, saveBenchBaseline } from '../bench/store';
+import { benchBaselineDir, loadBenchBaseline, saveBenchBaseline, type BenchBaseline } from '../bench/store';
 import type { V8Collection } from '../v8/types';
 import { compareIndependent, DEFAULT_AB_SETTINGS, runAbComparison, type MetricComparisonSet, type MetricSpecs } from './abEngine';
 import type { ProgressSink } from './progress';
@@ -121,6 +121,19 @@ function summaryOf(kind: BenchComparison['kind'], a: string, b: string, set: Met
   return `${what}: ${set.verdict} — ${speed >= 1 ? `${formatRatio(speed)} the operations per second` : `${formatRatio(1 / speed)} the time per operation`} (time per operation ${pct(m.ratio)}, ${m.ciLow !== null ? `interval ${pct(m.ciLow)} … ${pct(m.ciHigh!)}` : 'no interval'}).`;
 }
 
+/** After the first process: the tasks --compare names exist, and the baseline shares a task with the run. */
+function checkTargets(file: string, names: string[], compareTasks: [string, string] | undefined, base: BenchBaseline | undefined): void {
+  for (const name of compareTasks ?? []) if (!names.includes(name)) throw invalidOption(`--compare: ${file} has no task named '${name}' (its tasks: ${names.join(', ')}).`);
+  if (base && !names.some((n) => base.tasks[n])) throw invalidOption(`The baseline '${base.name}' has no task of this run (${Object.keys(base.tasks).join(', ')}).`);
+}
+
+/** The task names both files share (--against), or a usage error that lists both sides. */
+function commonTaskNames(file: string, other: string, mine: string[], theirs: string[]): string[] {
+  const common = mine.filter((n) => theirs.includes(n));
+  if (!common.length) throw invalidOption(`--against: ${file} and ${other} have no task of the same name (${mine.join(', ')} / ${theirs.join(', ')}); use --tasks to pick, or name them alike.`);
+  return common;
+}
+
 export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Promise<BenchResult> {
   const token = deps.token ?? neverCancelled;
   const logger = deps.logger ?? silentLogger;
@@ -137,11 +150,19 @@ export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Pro
   const once = (f: string, extra: Partial<Parameters<typeof runBenchmarkOnce>[0]> = {}) =>
     runBenchmarkOnce({ file: f, cwd: request.cwd, node, harness, tasks: request.tasks, env: request.env, v8: request.v8, timeoutMs, ...extra }, { token, logger });
 
+  // What the run is compared with is checked before the first process (the other file, the stored
+  // baseline) or right after it (task names): a missing one fails now, not after every process ran.
+  const dir = benchBaselineDir(request.cwd);
+  const other = request.against !== undefined ? path.resolve(request.cwd, request.against) : undefined;
+  if (other && await harnessOf(other, node) !== harness) throw invalidOption(`${other} is written for another harness than ${file}; compare files of the same harness.`);
+  const base = request.baseline !== undefined ? await loadBenchBaseline(dir, request.baseline) : undefined;
+
   const runs: BenchRun[] = [];
   for (let i = 0; i < K; i++) {
     throwIfCancelled(token);
     progress({ stage: 'measuring', message: `Benchmark process ${i + 1} of ${K}: ${path.basename(file)}`, fraction: (share * i) / K / (request.against ? 2 : 1) });
     runs.push(await once(file));
+    if (i === 0) checkTargets(file, tasksOf(runs).map((t) => t.name), request.compareTasks, base);
   }
   const tasks = tasksOf(runs);
   const warnings: Warning[] = [];
@@ -151,14 +172,13 @@ export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Pro
     ...(runs[0].v8Collection ? { v8: runs[0].v8Collection } : {}),
   };
 
-  if (request.against) {
-    const other = path.resolve(request.cwd, request.against);
-    if (await harnessOf(other, node) !== harness) throw invalidOption(`${other} is written for another harness than ${file}; compare files of the same harness.`);
+  if (other) {
     const againstRuns: BenchRun[] = [];
     for (let i = 0; i < K; i++) {
       throwIfCancelled(token);
       progress({ stage: 'measuring', message: `Benchmark process ${i + 1} of ${K}: ${path.basename(other)}`, fraction: share * (0.5 + i / K / 2) });
       againstRuns.push(await once(other));
+      if (i === 0) commonTaskNames(file, other, tasks.map((t) => t.name), tasksOf(againstRuns).map((t) => t.name));
     }
     result.against = { file: other, tasks: tasksOf(againstRuns) };
   }
@@ -166,7 +186,6 @@ export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Pro
   const settings = { ...DEFAULT_AB_SETTINGS, minPairs: 5, maxPairs: 20, targetHalfWidthPct: 3, budgetMs: 300_000, warmupRounds: 1, ...(request.pairs ? { fixedPairs: request.pairs } : {}) };
   if (request.compareTasks) {
     const [a, b] = request.compareTasks;
-    for (const name of [a, b]) if (!tasks.some((t) => t.name === name)) throw invalidOption(`--compare: ${file} has no task named '${name}' (its tasks: ${tasks.map((t) => t.name).join(', ')}).`);
     const specs: MetricSpecs = { meanNs: { label: 'time per operation', unit: 'ns', better: 'lower', inVerdict: true }, p99Ns: { label: 'p99 per operation', unit: 'ns', better: 'lower', inVerdict: false } };
     const outcome = await runAbComparison(specs, 'meanNs', settings, {
       token,
@@ -180,10 +199,8 @@ export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Pro
       },
     });
     result.comparison = { ...outcome.comparison, kind: 'tasks', a, b, pairs: outcome.pairs, summary: summaryOf('tasks', a, b, outcome.comparison, 'meanNs') };
-  } else if (request.against) {
-    const other = result.against!.file;
-    const common = tasks.map((t) => t.name).filter((n) => result.against!.tasks.some((t) => t.name === n));
-    if (!common.length) throw invalidOption(`--against: ${file} and ${other} have no task of the same name (${tasks.map((t) => t.name).join(', ')} / ${result.against!.tasks.map((t) => t.name).join(', ')}); use --tasks to pick, or name them alike.`);
+  } else if (other) {
+    const common = commonTaskNames(file, other, tasks.map((t) => t.name), result.against!.tasks.map((t) => t.name));
     const specs: MetricSpecs = Object.fromEntries(common.map((n) => [`meanNs:${n}`, { label: `${n} time per operation`, unit: 'ns', better: 'lower', inVerdict: true }]));
     const outcome = await runAbComparison(specs, `meanNs:${common[0]}`, settings, {
       token,
@@ -196,11 +213,8 @@ export async function runBench(request: BenchRequest, deps: BenchDeps = {}): Pro
     result.comparison = { ...outcome.comparison, kind: 'files', a: path.relative(request.cwd, file), b: path.relative(request.cwd, other), pairs: outcome.pairs, summary: summaryOf('files', path.basename(file), path.basename(other), outcome.comparison, `meanNs:${common[0]}`) };
   }
 
-  const dir = benchBaselineDir(request.cwd);
-  if (request.baseline) {
-    const base = await loadBenchBaseline(dir, request.baseline);
+  if (base) {
     const common = tasks.filter((t) => base.tasks[t.name] && t.runMeansNs.length);
-    if (!common.length) throw invalidOption(`The baseline '${base.name}' has no task of this run (${Object.keys(base.tasks).join(', ')}).`);
     const specs: MetricSpecs = Object.fromEntries(common.map((t) => [`meanNs:${t.name}`, { label: `${t.name} time per operation`, unit: 'ns', better: 'lower', inVerdict: true }]));
     const set = compareIndependent(specs, Object.fromEntries(common.map((t) => [`meanNs:${t.name}`, { a: base.tasks[t.name].runMeansNs, b: t.runMeansNs }])));
     result.comparison = { ...set, kind: 'baseline', a: base.name, b: path.basename(file), pairs: 0, summary: summaryOf('baseline', base.name, path.basename(file), set, `meanNs:${common[0].name}`) };

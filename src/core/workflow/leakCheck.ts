@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { attributeProfile } from '../attribution';
 import { type CancellationToken, neverCancelled, throwIfCancelled, delay } from '../common/cancellation';
 import { silentLogger, type Logger } from '../common/logger';
+import { errorMessage } from '../common/errors';
 import type { Warning } from '../common/warnings';
 import { CdpClient, type CdpSession } from '../inspector/cdpClient';
 import { resolveLoadOptions, type LoadOptions, type LoadOptionsInput } from '../load/options';
@@ -26,6 +27,7 @@ import { AllocationSampler } from '../memory/allocationSampler';
 import { buildAllocationModel, type SamplingHeapProfile } from '../memory/heapProfile';
 import { growthOf, type Growth, type Rung } from '../memory/growth';
 import { compareGrowth, type GrowthComparison } from '../memory/growthComparison';
+import { HEAP_LIMIT_EXPRESSION, planHeapCeiling, type HeapCeiling } from '../memory/heapCeiling';
 import { LeakStore, type LeakRecord } from '../memory/leakStore';
 import { ownedSites } from '../memory/sites';
 import type { Attribution } from '../attribution';
@@ -33,10 +35,13 @@ import type { ProfileModel } from '../profile/types';
 import { formatInt } from '../../shared/text/numbers';
 import { nodeEnvWarning, type PreflightCheck } from './preflight';
 import { timestamp } from './profileStore';
+import { profileStem } from '../stats/baselineName';
 import type { TargetInfo, WorkflowDeps } from './profileWithLoad';
 import type { ProgressSink } from './progress';
 import { withHttpTarget, type TargetCommand } from './runningTarget';
-import { growthCheck } from './runtimeChecks';
+import type { HttpReady } from '../target/readiness';
+import { crashCheck, growthCheck } from './runtimeChecks';
+import { describeCrash, TargetWatch, type LeakCrash, type LeakStep } from './leakCrash';
 import * as fs from 'node:fs/promises';
 import { setFlagsExpression } from '../v8/targetScripts';
 
@@ -70,14 +75,25 @@ export interface RetainingSite {
   package: string | null;
 }
 
+/**
+ * 'incomplete': the app ended before the check did (`crash` says how); the growth fields are then the
+ * fit through the rungs measured before the end, shown but not a verdict.
+ */
+export type LeakVerdict = Growth['verdict'] | 'incomplete';
+
 /** The `leak` object of the JSON. */
-export interface LeakSummary extends Growth {
+export interface LeakSummary extends Omit<Growth, 'verdict'> {
+  verdict: LeakVerdict;
   rungs: Rung[];
   sites: RetainingSite[];
   /** Requests of the check's load (after the warm-up). */
   requests: number;
   samplingIntervalBytes: number;
   heapProfilePath: string | null;
+  /** The app's heap limit during the check, and who set it (the check's ceiling, or the app). */
+  heapCeiling: HeapCeiling;
+  /** Set when the app ended before the check did (exited, killed, out of memory). */
+  crash: LeakCrash | null;
 }
 
 export interface LeakResult {
@@ -85,8 +101,8 @@ export interface LeakResult {
   name: string;
   target: TargetInfo;
   loadOptions: LoadOptions;
-  /** The last rung's load run (req/s and latency under the check's load). */
-  load: LoadResult;
+  /** The last rung's load run (req/s and latency under the check's load); null when the app ended before one completed. */
+  load: LoadResult | null;
   leak: LeakSummary;
   /** The previous check of this target, compared: "stable now; was +3.1 KB/request". */
   previous: { createdAt: string; comparison: GrowthComparison } | null;
@@ -115,6 +131,25 @@ function stepProgress(progress: ProgressSink, message: string, fraction: number,
   progress({ stage: message.startsWith('Warming') ? 'warmup' : 'measuring', message, fraction, ...(requestsPerSecond !== undefined ? { requestsPerSecond } : {}) });
 }
 
+/** What the check measured in the app: all of it, or up to the app's end (`crash`). */
+interface Measured {
+  rungs: Rung[];
+  survivors: SamplingHeapProfile | null;
+  load: LoadResult | null;
+  loadOptions: LoadOptions;
+  ready: HttpReady;
+  requests: number;
+  ceiling: HeapCeiling;
+  crash: LeakCrash | null;
+}
+
+/** The app's V8 heap limit, read in the app; null when it cannot say (an older Node). */
+async function heapLimitOf(session: CdpSession): Promise<number | null> {
+  const r = await session.trySend<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: HEAP_LIMIT_EXPRESSION, returnByValue: true, silent: true });
+  const v = r?.result?.value;
+  return typeof v === 'number' && v > 0 ? v : null;
+}
+
 export async function checkForLeaks(request: LeakRequest, deps: WorkflowDeps = {}): Promise<LeakResult> {
   const token: CancellationToken = deps.token ?? neverCancelled;
   const logger: Logger = deps.logger ?? silentLogger;
@@ -124,71 +159,110 @@ export async function checkForLeaks(request: LeakRequest, deps: WorkflowDeps = {
   resolveLoadOptions(request.load, { port: request.port ?? 1 }); // bad flags fail before the app starts
   progress({ stage: 'starting', message: `Starting ${request.command.join(' ')}`, fraction: 0 });
 
+  // A leak fills the heap: the app runs under a heap ceiling, so a fast one ends it in bounded time and memory.
+  const plan = planHeapCeiling(request.command, request.env);
   const steps = [n, n, 2 * n];
   const total = 4 * n;
-  const measured = await withHttpTarget(request, { token, logger }, async (_target, ready) => {
+  const measured = await withHttpTarget<Measured>({ ...request, env: plan.env }, { token, logger }, async (target, ready) => {
     const loadOptions = resolveLoadOptions(request.load, { port: ready.port });
     const client = await CdpClient.connect(ready.process.inspectorUrl!, { token, logger });
+    // Every step below stops when the app is gone (a load of N requests against a closed port never ends).
+    const watch = await TargetWatch.start(target, client, token);
+    const stepToken = watch.token;
+    const rungs: Rung[] = [];
     let sampler: AllocationSampler | undefined;
+    let during: LeakStep = 'warmup';
+    let rungTarget: number | null = null;
+    let done = 0;
+    let last: LoadResult | null = null;
+    let ceiling: HeapCeiling = plan.ceiling;
     try {
-      // V8 charges the allocations of inlined code to the function it was inlined into; without inlining
-      // (from here on: the handlers get hot in the warm-up) each object is charged to the function that
-      // made it. The app is Hotpath's own and stopped after the check; its speed is not what is measured.
-      await client.trySend('Runtime.evaluate', { expression: setFlagsExpression(NO_INLINING_FLAGS), silent: true });
-      if (loadOptions.warmupSeconds > 0) {
-        stepProgress(progress, 'Warming up', 0.02);
-        await runLoad({ ...loadOptions, durationSeconds: loadOptions.warmupSeconds, warmupSeconds: 0 }, { token, logger });
+      try {
+        ceiling = { ...plan.ceiling, heapSizeLimitBytes: await heapLimitOf(client) };
+        logger.info(`Heap limit of the app: ${ceiling.heapSizeLimitBytes ?? 'unknown'} bytes (${ceiling.setBy === 'hotpath' ? `the check's ceiling, --max-old-space-size=${ceiling.maxOldSpaceMb}` : 'the app\'s own'})`);
+        // V8 charges the allocations of inlined code to the function it was inlined into; without inlining
+        // (from here on: the handlers get hot in the warm-up) each object is charged to the function that
+        // made it. The app is Hotpath's own and stopped after the check; its speed is not what is measured.
+        await client.trySend('Runtime.evaluate', { expression: setFlagsExpression(NO_INLINING_FLAGS), silent: true });
+        if (loadOptions.warmupSeconds > 0) {
+          stepProgress(progress, 'Warming up', 0.02);
+          await runLoad({ ...loadOptions, durationSeconds: loadOptions.warmupSeconds, warmupSeconds: 0 }, { token: stepToken, logger });
+        }
+        during = 'measurement';
+        stepProgress(progress, 'Measuring the heap after the warm-up (full GC)', 0.1);
+        rungs.push({ requests: 0, phase: 'warmup', ...(await measureHeap(client)) });
+        sampler = await AllocationSampler.start(client, { intervalBytes: LEAK_SAMPLING_INTERVAL_BYTES, includeCollected: false });
+        for (const step of steps) {
+          throwIfCancelled(stepToken, 'The leak check');
+          const base = done;
+          during = 'load';
+          rungTarget = done + step;
+          last = await runLoad({ ...loadOptions, warmupSeconds: 0 }, {
+            token: stepToken, logger, requests: step,
+            onProgress: (p) => stepProgress(progress, `Load: ${formatInt(base + p.responses)} of ${formatInt(total)} requests`, 0.1 + (0.75 * (base + p.responses)) / total, p.requestsPerSecond),
+          });
+          done += last.requests.total;
+          during = 'measurement';
+          rungTarget = null;
+          stepProgress(progress, `Measuring the heap after ${formatInt(done)} requests (full GC)`, 0.1 + (0.75 * done) / total);
+          rungs.push({ requests: done, phase: 'load', ...(await measureHeap(client)) });
+        }
+        during = 'idle';
+        stepProgress(progress, `Idle for ${idleSeconds} s`, 0.88);
+        await delay(idleSeconds * 1000, stepToken);
+        during = 'measurement';
+        rungs.push({ requests: done, phase: 'idle', ...(await measureHeap(client)) });
+        // After the last full GC: the sampled objects still alive are the ones the app kept.
+        const survivors = await sampler.stop();
+        return { rungs, survivors, load: last, loadOptions, ready, requests: done, ceiling, crash: null };
+      } catch (err) {
+        // The app's end failed the step: keep what was measured and say how it ended. Anything else (the
+        // user's cancellation, an app that is still there) is the error it is.
+        if (!(await watch.appEnded())) throw err;
+        logger.warn(`The app ended during the leak check (${errorMessage(err)})`);
+        const crash = await describeCrash(target, { during, rungs, rungTarget, growth: growthOf(rungs), ceiling, rungRequests: n });
+        return { rungs, survivors: null, load: last, loadOptions, ready, requests: done, ceiling, crash };
       }
-      const rungs: Rung[] = [];
-      stepProgress(progress, 'Measuring the heap after the warm-up (full GC)', 0.1);
-      rungs.push({ requests: 0, phase: 'warmup', ...(await measureHeap(client)) });
-      sampler = await AllocationSampler.start(client, { intervalBytes: LEAK_SAMPLING_INTERVAL_BYTES, includeCollected: false });
-      let done = 0;
-      let last: LoadResult | undefined;
-      for (const step of steps) {
-        throwIfCancelled(token, 'The leak check');
-        const base = done;
-        last = await runLoad({ ...loadOptions, warmupSeconds: 0 }, {
-          token, logger, requests: step,
-          onProgress: (p) => stepProgress(progress, `Load: ${formatInt(base + p.responses)} of ${formatInt(total)} requests`, 0.1 + (0.75 * (base + p.responses)) / total, p.requestsPerSecond),
-        });
-        done += last.requests.total;
-        stepProgress(progress, `Measuring the heap after ${formatInt(done)} requests (full GC)`, 0.1 + (0.75 * done) / total);
-        rungs.push({ requests: done, phase: 'load', ...(await measureHeap(client)) });
-      }
-      stepProgress(progress, `Idle for ${idleSeconds} s`, 0.88);
-      await delay(idleSeconds * 1000, token);
-      rungs.push({ requests: done, phase: 'idle', ...(await measureHeap(client)) });
-      // After the last full GC: the sampled objects still alive are the ones the app kept.
-      const survivors = await sampler.stop();
-      return { rungs, survivors, load: last!, loadOptions, ready, requests: done };
     } finally {
+      watch.dispose();
       await sampler?.abandon();
       await client.close();
     }
   });
 
-  progress({ stage: 'analyzing', message: 'Finding the retaining lines', fraction: 0.95 });
+  const { crash } = measured;
+  progress({ stage: 'analyzing', message: crash ? 'The app ended before the check did' : 'Finding the retaining lines', fraction: 0.95 });
   const growth = growthOf(measured.rungs);
-  const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
-  const heapProfilePath = await saveSurvivors(outDir, request.name, measured.survivors);
-  const model = await buildAllocationModel(measured.survivors, { sourceName: heapProfilePath ?? 'survivors', token });
-  const attribution = await attributeProfile(model, { token });
-  const sites: RetainingSite[] = ownedSites(model, attribution, { minPct: 1 }).slice(0, request.limit ?? 10).map((s) => ({
-    function: s.function, file: s.file, line: s.line, retainedBytes: s.bytes,
-    retainedBytesPerRequest: measured.requests > 0 ? Math.round((s.bytes / measured.requests) * 10) / 10 : 0, category: s.category, package: s.package,
-  }));
-  const leak: LeakSummary = { ...growth, rungs: measured.rungs, sites, requests: measured.requests, samplingIntervalBytes: LEAK_SAMPLING_INTERVAL_BYTES, heapProfilePath };
+  let heapProfilePath: string | null = null;
+  let sites: RetainingSite[] = [];
+  let retained: LeakResult['retained'];
+  if (measured.survivors) {
+    const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
+    heapProfilePath = await saveSurvivors(outDir, request.name, measured.survivors);
+    const model = await buildAllocationModel(measured.survivors, { sourceName: heapProfilePath ?? 'survivors', token });
+    const attribution = await attributeProfile(model, { token });
+    sites = ownedSites(model, attribution, { minPct: 1 }).slice(0, request.limit ?? 10).map((s) => ({
+      function: s.function, file: s.file, line: s.line, retainedBytes: s.bytes,
+      retainedBytesPerRequest: measured.requests > 0 ? Math.round((s.bytes / measured.requests) * 10) / 10 : 0, category: s.category, package: s.package,
+    }));
+    retained = { model, attribution };
+  }
+  const leak: LeakSummary = {
+    ...growth, verdict: crash ? 'incomplete' : growth.verdict, rungs: measured.rungs, sites, requests: measured.requests,
+    samplingIntervalBytes: LEAK_SAMPLING_INTERVAL_BYTES, heapProfilePath, heapCeiling: measured.ceiling, crash,
+  };
 
+  // An incomplete check is neither compared nor stored: the next check compares with the last complete one.
   const store = new LeakStore(request.storeDir ?? path.join(request.cwd, '.hotpath', 'leaks'));
-  const before = await store.load(request.name).catch(() => undefined);
+  const before = crash ? undefined : await store.load(request.name).catch(() => undefined);
   const previous = before ? { createdAt: before.createdAt, comparison: compareGrowth(before, growth) } : null;
-  if (request.store !== false) await store.save(request.name, leakRecord(leak)).catch((err) => logger.warn(`Could not store the leak check: ${(err as Error).message}`));
+  const record = leakRecord(leak);
+  if (request.store !== false && record) await store.save(request.name, record).catch((err) => logger.warn(`Could not store the leak check: ${(err as Error).message}`));
 
-  const warnings: Warning[] = [...measured.load.warnings];
+  const warnings: Warning[] = [...(measured.load?.warnings ?? [])];
   const env = nodeEnvWarning(measured.ready.process.nodeEnv);
   if (env) warnings.unshift(env);
-  if (growth.verdict === 'stable' && growth.ciHigh > 1024) {
+  if (!crash && growth.verdict === 'stable' && growth.ciHigh > 1024) {
     warnings.push({ code: 'LEAK_CHECK_WIDE', message: `No growth was proven, but the interval reaches ${Math.round(growth.ciHigh)} bytes/request: the heap moved a lot between rungs. Re-run with more requests per rung (--rung ${n * 4}).` });
   }
   const userSite = sites.find((s) => s.category === 'user');
@@ -196,20 +270,21 @@ export async function checkForLeaks(request: LeakRequest, deps: WorkflowDeps = {
     kind: 'leak', name: request.name,
     target: { command: request.command, pid: measured.ready.process.pid, port: measured.ready.port, nodeVersion: measured.ready.process.nodeVersion, nodeEnv: measured.ready.process.nodeEnv },
     loadOptions: measured.loadOptions, load: measured.load, leak, previous,
-    checks: [growthCheck(growth, growth.verdict === 'growing' ? userSite ?? sites[0] : undefined)], warnings,
-    retained: { model, attribution },
+    checks: [crash ? crashCheck(crash) : growthCheck(growth, growth.verdict === 'growing' ? userSite ?? sites[0] : undefined)], warnings,
+    ...(retained ? { retained } : {}),
   };
 }
 
-/** What is stored of a check (the next one, a baseline's verify compare with it). */
-export function leakRecord(leak: LeakSummary, createdAt = new Date().toISOString()): LeakRecord {
+/** What is stored of a check (the next one, a baseline's verify compare with it); null for an incomplete one. */
+export function leakRecord(leak: LeakSummary, createdAt = new Date().toISOString()): LeakRecord | null {
+  if (leak.verdict === 'incomplete') return null;
   return { version: 1, createdAt, verdict: leak.verdict, bytesPerRequest: leak.bytesPerRequest, ciLow: leak.ciLow, ciHigh: leak.ciHigh, rungs: leak.rungs, sites: leak.sites.slice(0, 5) };
 }
 
 async function saveSurvivors(dir: string, name: string, profile: SamplingHeapProfile): Promise<string | null> {
   try {
     await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${timestamp()}-${name}.retained.heapprofile`);
+    const file = path.join(dir, `${timestamp()}-${profileStem(name)}.retained.heapprofile`);
     await fs.writeFile(file, JSON.stringify(profile));
     return file;
   } catch {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CapturedProfile } from '../inspector/profilingRun';
 import { sourceMapSidecarPath } from '../profile';
+import { profileStem } from '../stats/baselineName';
 
 export interface SavedProfile {
   thread: string;
@@ -27,7 +28,7 @@ function threadSuffix(thread: string): string {
  */
 export async function saveProfiles(dir: string, name: string, captured: CapturedProfile[]): Promise<SavedProfile[]> {
   await fs.mkdir(dir, { recursive: true });
-  const stem = `${timestamp()}-${name}`;
+  const stem = `${timestamp()}-${profileStem(name)}`;
   const saved: SavedProfile[] = [];
   const used = new Set<string>();
   for (const c of captured) {

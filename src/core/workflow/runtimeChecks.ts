@@ -68,6 +68,15 @@ export function growthCheck(growth: GrowthSummary, site?: { function: string; fi
   };
 }
 
+/** A leak check the app did not survive: the heap-growth check says so instead of a verdict. */
+export function crashCheck(crash: { outOfMemory: boolean; message: string }): PreflightCheck {
+  return {
+    id: 'heap-growth', status: 'warn',
+    title: crash.outOfMemory ? 'The app ran out of memory during the leak check' : 'The app ended during the leak check',
+    observed: 'no verdict: the check is incomplete', advice: crash.message,
+  };
+}
+
 export function runtimeChecks(memory: MemoryResult | undefined, loop: EventLoopResult | undefined): PreflightCheck[] {
   return [...(memory ? [gcCheck(memory)] : []), ...(loop ? [loopCheck(loop)] : [])];
 }

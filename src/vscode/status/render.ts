@@ -12,10 +12,19 @@ export type StatusState =
   | { kind: 'idle' }
   | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number; interval?: WorkflowProgress['interval'] }
   | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string; loopP99Ms?: number; blockedBy?: string }
-  | { kind: 'leak'; name: string; verdict: 'growing' | 'stable'; bytesPerRequest: number; ciLow: number; ciHigh: number; requests: number; comparison?: string; site?: { function: string; file: string; line: number | null } }
+  | { kind: 'leak'; name: string; verdict: 'growing' | 'stable' | 'incomplete'; bytesPerRequest: number; ciLow: number; ciHigh: number; requests: number; comparison?: string; site?: { function: string; file: string; line: number | null }; crash?: LeakCrashStatus }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
   | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
   | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean };
+
+/** A leak check the app did not survive: how it ended, and the heap measured before (kept, shown in the tooltip). */
+export interface LeakCrashStatus {
+  outOfMemory: boolean;
+  /** `exited with code 3`, `killed by SIGABRT`. */
+  exit: string;
+  message: string;
+  rungs: { requests: number; heapUsedBytes: number }[];
+}
 
 /** What the status bar says about each side of a comparison (labels are the user's own words). */
 export interface CompareSideSummary { label: string; nodeVersion: string | null; gitRev: string | null }
@@ -114,11 +123,21 @@ function perRequest(bytes: number): string {
 }
 
 function renderLeak(s: Extract<StatusState, { kind: 'leak' }>): RenderedStatus {
+  if (s.crash) return renderLeakCrash(s.name, s.crash);
   const growing = s.verdict === 'growing';
   const text = s.comparison ? `$(pulse) heap ${noIcons(s.comparison.replace(/\/request/g, '/req'))}` : `$(pulse) heap ${growing ? `growing ${perRequest(s.bytesPerRequest)}` : 'stable'}`;
   const site = s.site ? `\n\nObjects that stay are allocated in ${mdCode(s.site.function)} at ${mdEscape(s.site.file)}${s.site.line ? `:${s.site.line}` : ''}.` : '';
   const tooltip = `**Hotpath leak check "${mdEscape(s.name)}"** — ${growing ? 'growing' : 'stable'}\n\nHeap after full GC: ${perRequest(s.bytesPerRequest)} (95% CI ${perRequest(s.ciLow)} … ${perRequest(s.ciHigh)}) over ${formatInt(s.requests)} requests.${s.comparison ? `\n\nCompared with the previous check: ${mdEscape(s.comparison)}.` : ''}${site}\n\n[$(refresh) Check again](command:hotpath.checkForLeaks)`;
   return { text, tooltip, tone: growing ? 'slower' : s.comparison?.startsWith('stable now') ? 'faster' : 'neutral', command: 'hotpath.checkForLeaks' };
+}
+
+function renderLeakCrash(name: string, c: LeakCrashStatus): RenderedStatus {
+  const text = `$(pulse) heap check: ${c.outOfMemory ? 'app out of memory' : `app ${noIcons(c.exit)}`}`;
+  const rungs = c.rungs.length
+    ? `\n\nHeap after full GC before the end: ${c.rungs.map((r) => `${formatBytes(r.heapUsedBytes)} after ${formatInt(r.requests)} requests`).join(' · ')}.`
+    : '\n\nNo heap measurement was taken before the end.';
+  const tooltip = `**Hotpath leak check "${mdEscape(name)}"** — incomplete, no verdict\n\n${mdEscape(c.message)}${rungs}\n\n[$(refresh) Check again](command:hotpath.checkForLeaks)`;
+  return { text, tooltip, tone: 'slower', command: 'hotpath.checkForLeaks' };
 }
 
 export function renderStatus(state: StatusState): RenderedStatus {

@@ -15,6 +15,8 @@ import { moduleLineLabels, moduleLabelText } from '../../core/startup/lineLabels
 import { formatMs, formatRate } from '../../shared/text/numbers';
 import { attachRuntime } from '../runtime/loaded';
 import { growthRate } from '../../core/memory/growthComparison';
+import type { LeakSummary } from '../../core/workflow/leakCheck';
+import { leakCrashView } from './leakCrashStatus';
 
 /** The event loop's p99 delay and the line that held it most, for the status bar. */
 function loopStatus(loaded: LoadedProfile): { loopP99Ms?: number; blockedBy?: string } {
@@ -108,8 +110,9 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       return summary;
     }
     case 'leak': {
-      ctx.showRetained?.(result);
       const l = result.leak;
+      if (l.crash) return leakCrashed(ctx, result.name, l, warningNote, options.notify);
+      ctx.showRetained?.(result);
       const site = l.verdict === 'growing' ? l.sites.find((s) => s.category === 'user') : undefined;
       ctx.session.setStatus({ kind: 'leak', name: result.name, verdict: l.verdict, bytesPerRequest: l.bytesPerRequest, ciLow: l.ciLow, ciHigh: l.ciHigh, requests: l.requests, comparison: result.previous?.comparison.summary, ...(site ? { site: { function: site.function, file: site.file, line: site.line } } : {}) });
       const change = result.previous ? ` (${result.previous.comparison.summary})` : '';
@@ -125,10 +128,10 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
     }
     case 'verify': {
       ctx.session.setStatus({ kind: 'verified', name: result.name, comparison: result.comparison, warnings: result.warnings.map((w) => w.message) });
-      const leak = result.leakComparison ? ` Heap: ${result.leakComparison.summary}.` : '';
+      const leak = result.leak?.crash ? ` Leak check incomplete: ${result.leak.crash.message}` : result.leakComparison ? ` Heap: ${result.leakComparison.summary}.` : '';
       const summary = `Verify vs baseline "${result.name}": ${result.comparison.summary}.${leak}${warningNote}`;
       if (options.notify) {
-        const show = result.comparison.verdict === 'slower' ? showWarning : showInfo;
+        const show = result.comparison.verdict === 'slower' || result.leak?.crash ? showWarning : showInfo;
         // The baseline ran on another commit: measuring both interleaved, now, is the sounder test.
         const base = result.interleavedCompare?.base;
         const offer = base ? `Compare Interleaved with ${base.slice(0, 7)}` : undefined;
@@ -139,6 +142,20 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       return summary;
     }
   }
+}
+
+/**
+ * A leak check the app did not survive: the status bar says how it ended (the rungs measured before are
+ * in its tooltip), a warning says what to do, the app's last output goes to the log; no retained lines
+ * (the app's survivors went with it).
+ */
+function leakCrashed(ctx: ApplyContext, name: string, l: LeakSummary, warningNote: string, notify: boolean): string {
+  const view = leakCrashView(name, l)!;
+  ctx.session.setStatus(view.status);
+  for (const line of l.crash?.output ?? []) ctx.log.warn(`app: ${line}`);
+  const summary = `${view.summary}${warningNote}`;
+  if (notify) void showWarning(`Hotpath: ${summary}`);
+  return summary;
 }
 
 /**

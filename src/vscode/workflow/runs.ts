@@ -4,7 +4,7 @@
  * both go through `executeRun` here. Nothing re-implements the core.
  */
 import type { AttachSpec } from '../../core/target/attach';
-import { sanitizeBaselineName } from '../../core/stats/baselineName';
+import { profileStem, sanitizeBaselineName } from '../../core/stats/baselineName';
 import type { BaselineResult, VerifyResult } from '../../core/workflow/baseline';
 import type { ScriptResult } from '../../core/workflow/profileScript';
 import type { ProfileResult, WorkflowDeps } from '../../core/workflow/profileWithLoad';
@@ -57,7 +57,7 @@ export function baselineNameFor(target: TargetSpec): string {
 
 /** Profiles are named after the target too: `<stamp>-<name>.cpuprofile`. */
 export function profileName(name: string): string {
-  try { return sanitizeBaselineName(name); } catch { return 'profile'; }
+  return profileStem(name);
 }
 
 /** The run's production-parity checklist (profile and script runs have one; baseline/verify not yet). */

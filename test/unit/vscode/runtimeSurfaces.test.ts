@@ -78,6 +78,10 @@ describe('allocation, leak and event-loop surfaces', () => {
       assert.deepEqual(links(r.tooltip), ['command:hotpath.checkForLeaks'], r.tooltip);
       assert.doesNotMatch(r.text, RAW_CONTROL, r.text);
       assert.ok(!r.text.replace('$(pulse)', '').includes('$('), r.text);
+      const crashed = renderStatus({ kind: 'leak', name, verdict: 'incomplete', bytesPerRequest: 1, ciLow: 1, ciHigh: 1, requests: 1, crash: { outOfMemory: false, exit: name, message: name, rungs: [{ requests: 1, heapUsedBytes: 1 }] } });
+      assert.deepEqual(links(crashed.tooltip), ['command:hotpath.checkForLeaks'], crashed.tooltip);
+      assert.doesNotMatch(crashed.text, RAW_CONTROL, crashed.text);
+      assert.ok(!crashed.text.replace('$(pulse)', '').includes('$('), crashed.text);
       const q = renderStatus({ kind: 'profiled', function: 'f', selfPct: 1, ownPct: 1, file: '/a.js', line: 1, profilePath: '/p', loopP99Ms: 1, blockedBy: name });
       assert.deepEqual(links(q.tooltip), ['command:hotpath.showFlamegraph', 'command:hotpath.establishBaseline']);
     }
@@ -90,7 +94,9 @@ describe('allocation, leak and event-loop surfaces', () => {
         routesBlock({ routes: [{ method: 'GET', path: `/${name}`, requests: 1, latencyMs: { p50: 1, p90: 1, p99: 1, max: 1 }, non2xx: 0 }, { method: 'GET', path: '/b', requests: 1, latencyMs: { p50: 1, p90: 1, p99: 1, max: 1 }, non2xx: 0 }] } as never),
         memoryBlock({ allocations: { samplingIntervalBytes: 32768, includesCollected: true, totalBytes: 10, bytesPerRequest: 1, sites: [site], heapProfilePath: null }, gcPct: 1, gcPauses: null, gcSource: 'cpu-profile' }, '/'),
         eventLoopBlock({ delayMs: null, utilization: null, thresholdMs: 20, episodes: 1, blockedMs: 30, limitation: name, longTasks: [{ startMs: 1, durationMs: 30, cpuMs: 30, function: name, file: `/app/${name}`, line: 2 }], blockingLines: [{ function: name, file: `/app/${name}`, line: 2, blockedMs: 30, episodes: 1, episodeMs: [30], medianEpisodeMs: 30 }] }, '/'),
-        renderLeak({ kind: 'leak', name, target: { command: [name], pid: 1, nodeVersion: name, nodeEnv: null }, leak: { verdict: 'growing', bytesPerRequest: 300, ciLow: 200, ciHigh: 400, n: 5, df: 3, rungs: [], sites: [{ ...site, retainedBytes: 1, retainedBytesPerRequest: 1 }], requests: 8000, samplingIntervalBytes: 16384, heapProfilePath: `/tmp/${name}` }, previous: { createdAt: name, comparison: { change: 'fixed', before: {} as never, after: {} as never, summary: name } }, checks: [], warnings: [] } as never, '/'),
+        renderLeak({ kind: 'leak', name, target: { command: [name], pid: 1, nodeVersion: name, nodeEnv: null }, leak: { verdict: 'growing', bytesPerRequest: 300, ciLow: 200, ciHigh: 400, n: 5, df: 3, rungs: [], sites: [{ ...site, retainedBytes: 1, retainedBytesPerRequest: 1 }], requests: 8000, samplingIntervalBytes: 16384, heapProfilePath: `/tmp/${name}`, heapCeiling: { maxOldSpaceMb: 1024, setBy: 'hotpath', heapSizeLimitBytes: 2 ** 30 }, crash: null }, previous: { createdAt: name, comparison: { change: 'fixed', before: {} as never, after: {} as never, summary: name } }, checks: [], warnings: [] } as never, '/'),
+        // A check the app did not survive: its last output and V8's line are the app's words.
+        renderLeak({ kind: 'leak', name, target: { command: [name], pid: 1, nodeVersion: name, nodeEnv: null }, leak: { verdict: 'incomplete', bytesPerRequest: 300, ciLow: 200, ciHigh: 400, n: 3, df: 1, rungs: [{ requests: 0, phase: 'warmup', heapUsedBytes: 1 }], sites: [], requests: 200, samplingIntervalBytes: 16384, heapProfilePath: null, heapCeiling: { maxOldSpaceMb: null, setBy: 'app', heapSizeLimitBytes: null }, crash: { code: 3, signal: null, outOfMemory: true, outOfMemoryLine: name, during: 'load', afterRequests: 200, rungTarget: 400, output: [name, `${name}${name}`], message: `The app ran out of memory (V8: "${name}")` } }, previous: null, checks: [], warnings: [] } as never, '/'),
       ].join('\n');
       // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/, JSON.stringify(text).slice(0, 300));
