@@ -15,7 +15,7 @@ export const USAGE = `Usage:
   hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath verify   [load options] [--runs N] [--name NAME] [--no-leak] [--json] -- <command...>
   hotpath leak     [load options] [--rung N] [--idle S] [--name NAME] [--json] -- <command...>
-  hotpath report   [--json] [--html OUT.html] <file.cpuprofile>
+  hotpath report   [--json | --md] [--html OUT.html] <file.cpuprofile>
   hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
   hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
   hotpath compare  --startup --node A --node B | --base REV [--pairs N] [--json] -- <command...>
@@ -108,6 +108,7 @@ Other options:
                             (profile writes one next to the saved profile anyway)
   --diff                    report --html: a differential flamegraph of two profiles (before, after)
   --json                    print one JSON document on stdout (see README)
+  --md                      profile, report: print the report as Markdown (headline first, tables, paths)
   --verbose                 log what happens to stderr
   -h, --help                show this help
 
@@ -131,7 +132,7 @@ const OPTIONS = {
   timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
   'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' }, startup: { type: 'boolean' },
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
-  html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, md: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
 export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench' | 'leak';
@@ -177,6 +178,8 @@ export interface CliArgs {
   /** bench: its own options (see parseBench). */
   bench?: BenchArgs;
   json: boolean;
+  /** `--md`: the report as Markdown instead of the terminal text (profile, report). */
+  md: boolean;
   verbose: boolean;
   help: boolean;
   /** compare: the variants and how long to measure. */
@@ -331,6 +334,8 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values['block-threshold'] !== undefined && (subcommand !== 'profile' || values.script)) throw invalidOption('--block-threshold works with `hotpath profile` under load.');
   if ((values.rung !== undefined || values.idle !== undefined) && !(subcommand === 'leak' || (subcommand === 'baseline' && values.leak) || subcommand === 'verify')) throw invalidOption('--rung and --idle set the leak check: use them with `hotpath leak`, `hotpath baseline --leak` or `hotpath verify`.');
   if (values.leak && subcommand !== 'baseline') throw invalidOption(subcommand === 'leak' ? '`hotpath leak` always checks for leaks; --leak is for `hotpath baseline`.' : '--leak works with `hotpath baseline` (verify repeats the check a baseline recorded; --no-leak skips it).');
+  if (values.md && subcommand !== 'report' && subcommand !== 'profile') throw invalidOption('--md works with `hotpath report` and `hotpath profile`.');
+  if (values.md && values.json) throw invalidOption('--md and --json each print one document: choose one.');
   if (values['no-leak'] && subcommand !== 'verify') throw invalidOption('--no-leak works with `hotpath verify`.');
   if ((values.request !== undefined || values['load-file'] !== undefined) && (subcommand === 'report' || values.script)) throw invalidOption('--request and --load-file describe HTTP load: use them with profile, baseline, verify or leak.');
   if ((values.request !== undefined || values['load-file'] !== undefined) && (values.path !== undefined || values.method !== undefined || values.body !== undefined)) {
@@ -387,6 +392,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
     ...(startup ? { startup } : {}),
     ...(bench ? { bench } : {}),
     json: Boolean(values.json),
+    md: Boolean(values.md),
     verbose: Boolean(values.verbose),
     help: false,
     compare,

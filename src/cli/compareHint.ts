@@ -1,5 +1,4 @@
 /** After a verify against a baseline of another commit: the `hotpath compare` line that measures both interleaved. */
-import type { VerifyResult } from '../core/workflow/baseline';
 
 /** The same command line as `hotpath compare --base <commit>`: what to run after a verify against an older commit. */
 export function compareCommandFor(argv: string[], base: string): string {
@@ -18,9 +17,5 @@ export function compareCommandFor(argv: string[], base: string): string {
   return ['hotpath', 'compare', '--base', base.slice(0, 12), ...kept, ...command].map(quote).join(' ');
 }
 
-/** Why an interleaved comparison with the baseline's commit is the better test. */
-export function interleavedHint(c: NonNullable<VerifyResult['interleavedCompare']>): string {
-  const now = c.currentCommit === c.base ? 'has uncommitted changes' : `is at ${c.currentCommit ? c.currentCommit.slice(0, 10) : 'another state'}${c.currentDirty ? ' with uncommitted changes' : ''}`;
-  const dirty = c.baselineDirty ? ' (the baseline itself had uncommitted changes, which the commit does not contain)' : '';
-  return `The baseline was recorded at commit ${c.base.slice(0, 10)}${dirty} and the working tree ${now}. For a verdict that machine drift cannot fake, run both side by side, interleaved:`;
-}
+/** Why an interleaved comparison with the baseline's commit is the better test (the verify report says it). */
+export { interleavedHint } from '../core/report/runs';

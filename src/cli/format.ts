@@ -1,7 +1,6 @@
-import * as path from 'node:path';
-
 import { formatInt, formatMs, formatPct, formatSignedPct } from '../shared/text/numbers';
 import { terminalText } from '../shared/text/safe';
+import { displayFile } from '../core/report/paths';
 
 // The shared formatters under the CLI's short names (one formatter per kind of number).
 export const int = formatInt;
@@ -17,9 +16,7 @@ export const text = (s: string): string => terminalText(s);
 
 /** Paths relative to the working directory when inside it; URLs and other paths unchanged. */
 export function displayPath(file: string, cwd: string): string {
-  if (!path.isAbsolute(file)) return terminalText(file);
-  const rel = path.relative(cwd, file);
-  return terminalText(rel.startsWith('..') ? file : rel);
+  return terminalText(displayFile(file, cwd));
 }
 
 export function location(file: string, line: number | null, cwd: string, column?: number | null): string {

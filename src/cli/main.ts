@@ -34,6 +34,7 @@ import { runEmergencyStops } from '../core/common/emergency';
 import { checkForLeaks } from '../core/workflow/leakCheck';
 import { readLoadFile } from '../core/load/loadFile';
 import type { LoadOptionsInput } from '../core/load/options';
+import { buildReport, renderMarkdown } from '../core/report';
 
 /**
  * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
@@ -222,7 +223,8 @@ export async function main(argv: string[]): Promise<number> {
     progress.stop();
     const json = result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
-    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(render(result, args, flamegraphPath), true));
+    const text = args.md ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit }), { cwd: args.cwd }) : render(result, args, flamegraphPath);
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text, true));
     const regression = ((result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower')
       || (result.kind === 'verify' && result.leakComparison?.change === 'new-leak')
       || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')

@@ -1,103 +1,40 @@
 /**
- * The CLI's text for routes, allocations, GC, the event loop and leak checks. Every name and path from
- * the app goes through `text`/`location` (terminal-safe); every number through the shared formatters.
+ * The CLI's text for routes, allocations, GC, the event loop and leak checks: the report model's
+ * sections (src/core/report/runtime.ts) as the terminal shows them.
  */
-import Table from 'cli-table3';
 import type { LoadResult } from '../core/load/result';
-import { growthRate } from '../core/memory/growthComparison';
+import type { GrowthComparison } from '../core/memory/growthComparison';
 import type { LeakResult, LeakSummary } from '../core/workflow/leakCheck';
 import type { EventLoopResult, MemoryResult } from '../core/workflow/memoryAndLoop';
-import { formatBytes, formatPct } from '../shared/text/numbers';
-import { int, location, ms, text } from './format';
-import { renderChecks, warningsBlock } from './humanOutput';
-import type { GrowthComparison } from '../core/memory/growthComparison';
+import type { Section } from '../core/report/model';
+import { inlineTerminal, renderSectionsTerminal, renderTerminal } from '../core/report/render/terminal';
+import { growthLine as growthInline, leakComparisonLine, loopSection, memorySection, routesSection } from '../core/report/runtime';
+import { leakReport } from '../core/report/runs';
 
-const plain = { chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' }, style: { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 } };
+const sectionText = (s: Section | undefined, cwd: string) => (s ? renderSectionsTerminal([s], { cwd }) : '');
 
 /** Per route, when the load had several. */
 export function routesBlock(load: LoadResult): string {
-  const routes = load.routes ?? [];
-  if (routes.length < 2) return '';
-  const table = new Table({ ...plain, head: ['Route', 'Requests', 'p50', 'p90', 'p99', 'max', 'non-2xx'] });
-  for (const r of routes) table.push([text(`${r.method} ${r.path}`), int(r.requests), ms(r.latencyMs.p50), ms(r.latencyMs.p90), ms(r.latencyMs.p99), ms(r.latencyMs.max), int(r.non2xx)]);
-  return `\nRoutes:\n${table.toString()}\n`;
+  return sectionText(routesSection(load), '');
 }
 
-const where = (category: string, pkg: string | null) => (category === 'dependency' ? pkg ?? 'dependency' : category === 'node' ? 'Node' : category === 'native' ? 'native' : '');
-
 export function memoryBlock(memory: MemoryResult | undefined, cwd: string): string {
-  if (!memory) return '';
-  const p = memory.gcPauses;
-  const gc = `GC: ${formatPct(memory.gcPct)} of the time in pauses${p ? ` (${int(p.count)} collections: p50 ${ms(p.p50Ms)}, p99 ${ms(p.p99Ms)}, longest ${ms(p.maxMs)})` : ' (from the CPU profile; no pause list)'}`;
-  const a = memory.allocations;
-  if (!a) return `\n${gc}\n`;
-  const head = `Allocations: ${formatBytes(a.totalBytes)} sampled${a.bytesPerRequest !== null ? ` (${formatBytes(a.bytesPerRequest)}/request)` : ''}, every ${formatBytes(a.samplingIntervalBytes)} on average${a.includesCollected ? ', objects the GC freed included' : ''}`;
-  const table = new Table({ ...plain, head: ['Function', 'Location', 'Per request', 'Share', 'Where'] });
-  for (const s of a.sites.slice(0, 10)) {
-    table.push([text(s.function), location(s.file, s.line, cwd), s.bytesPerRequest !== null ? `${formatBytes(s.bytesPerRequest)}` : formatBytes(s.bytes), formatPct(s.pct), text(where(s.category, s.package))]);
-  }
-  return `\n${gc}\n${head}\nAllocation sites (by function; V8 records the allocating function, not the line):\n${table.toString()}\n`;
+  return sectionText(memorySection(memory), cwd);
 }
 
 export function eventLoopBlock(loop: EventLoopResult | undefined, cwd: string): string {
-  if (!loop) return '';
-  const d = loop.delayMs;
-  const delay = d ? `delay p50 ${ms(d.p50)}, p99 ${ms(d.p99)}, max ${ms(d.max)}` : `no delay histogram (${text(loop.limitation ?? 'the monitor did not run')})`;
-  const busy = loop.utilization !== null ? `; busy ${formatPct(loop.utilization * 100)} of the time` : '';
-  const head = `Event loop: ${delay}${busy}; ${int(loop.episodes)} turn${loop.episodes === 1 ? '' : 's'} of ${ms(loop.thresholdMs)} or more held it for ${ms(loop.blockedMs)} in all`;
-  if (!loop.episodes) return `\n${head}\n`;
-  const lines = new Table({ ...plain, head: ['Line', 'Blocked', 'Episodes', 'Function'] });
-  for (const l of loop.blockingLines.slice(0, 8)) lines.push([location(l.file, l.line, cwd), ms(l.blockedMs), int(l.episodes), text(l.function)]);
-  const longest = [...loop.longTasks].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5);
-  const tasks = longest.map((t) => `  ${ms(t.durationMs)} at ${ms(t.startMs)}: ${text(t.function)}${t.file ? ` (${location(t.file, t.line, cwd)})` : ''}${t.cpuMs < t.durationMs * 0.25 ? ` — the process ran only ${ms(t.cpuMs)} of it` : ''}`).join('\n');
-  return `\n${head}\n${loop.blockingLines.length ? `Lines that held the loop (CPU time inside those turns):\n${lines.toString()}\n` : ''}Longest turns:\n${tasks}\n`;
+  return sectionText(loopSection(loop), cwd);
 }
 
 export function growthLine(leak: LeakSummary): string {
-  const fit = `${growthRate(leak.bytesPerRequest)} (95% CI ${growthRate(leak.ciLow)} … ${growthRate(leak.ciHigh)}, ${leak.n} heap measurements over ${int(leak.requests)} requests)`;
-  if (leak.verdict === 'incomplete') {
-    const what = leak.crash?.outOfMemory ? 'the app ran out of memory' : 'the app ended';
-    return `INCOMPLETE: ${what} before the check did, no verdict (${leak.n >= 3 ? `the measurements before: ${fit}` : `${leak.n} heap measurement${leak.n === 1 ? '' : 's'} before the end`})`;
-  }
-  return `${leak.verdict === 'growing' ? 'GROWING' : 'STABLE'}: ${fit}`;
-}
-
-/** How the app ended (the check's words, then the app's last output, indented) — or '' for a complete check. */
-export function crashBlock(leak: LeakSummary): string {
-  const c = leak.crash;
-  if (!c) return '';
-  const exit = c.signal ? `killed by ${c.signal}` : c.code !== null ? `exit code ${c.code}` : 'exit not reported';
-  const output = c.output.length ? `Last output of the app (${exit}):\n${c.output.map((l) => `  ${text(l)}`).join('\n')}\n` : `The app printed nothing (${exit}).\n`;
-  return `${text(c.message)}\n${output}`;
-}
-
-/** The heap limit the app ran under, and who set it (the check's ceiling, or the app). */
-export function heapLimitLine(leak: LeakSummary): string {
-  const c = leak.heapCeiling;
-  const limit = c.heapSizeLimitBytes !== null ? formatBytes(c.heapSizeLimitBytes) : 'unknown';
-  return c.setBy === 'hotpath'
-    ? `Heap limit during the check: ${limit} (the check's ceiling, --max-old-space-size=${c.maxOldSpaceMb}; set your own in NODE_OPTIONS to change it)\n`
-    : `Heap limit during the check: ${limit} (the app's own${c.maxOldSpaceMb !== null ? ` --max-old-space-size=${c.maxOldSpaceMb}` : ''})\n`;
+  return inlineTerminal(growthInline(leak), '');
 }
 
 export function comparisonLine(c: GrowthComparison | undefined | null, since?: string): string {
-  if (!c) return '';
-  return `Compared with the check of ${text(since ?? 'the baseline')}: ${text(c.summary)}\n`;
+  const l = leakComparisonLine(c, since);
+  return l ? `${inlineTerminal(l, '')}\n` : '';
 }
 
 export function renderLeak(r: LeakResult, cwd: string): string {
-  const l = r.leak;
-  const rungs = new Table({ ...plain, head: ['Measured', 'Requests', 'Heap used', 'External'] });
-  for (const g of l.rungs) rungs.push([g.phase === 'warmup' ? 'after warm-up' : g.phase === 'idle' ? 'after idle' : 'after load', int(g.requests), formatBytes(g.heapUsedBytes), g.externalBytes !== undefined ? formatBytes(g.externalBytes) : '']);
-  const sites = new Table({ ...plain, head: ['Retained by', 'Location', 'Per request', 'Retained', 'Where'] });
-  for (const s of l.sites.slice(0, 8)) sites.push([text(s.function), location(s.file, s.line, cwd), `${formatBytes(s.retainedBytesPerRequest)}`, formatBytes(s.retainedBytes), text(where(s.category, s.package))]);
-  const top = l.sites.find((s) => s.category === 'user');
-  const culprit = l.verdict === 'growing' && top ? `Objects that stay were allocated in ${text(top.function)} at ${location(top.file, top.line, cwd)} (${formatBytes(top.retainedBytesPerRequest)}/request).\n` : '';
-  return `Hotpath leak check '${text(r.name)}': ${text(r.target.command.join(' '))} (Node ${text(r.target.nodeVersion)})\n` +
-    `Heap after full GC: ${growthLine(l)}\n${crashBlock(l)}${culprit}${comparisonLine(r.previous?.comparison, r.previous?.createdAt)}` +
-    `\nHeap after each forced full GC${l.crash ? ' (before the app ended)' : ''}:\n${l.rungs.length ? rungs.toString() : '  (none)'}\n` + heapLimitLine(l) +
-    (l.sites.length ? `\nAllocated during the check and still alive after the last GC (sampled every ${formatBytes(l.samplingIntervalBytes)}):\n${sites.toString()}\n` : '') +
-    // A crashed check's heap-growth check restates the crash, said above.
-    renderChecks('Checks', l.crash ? r.checks.filter((c) => c.id !== 'heap-growth') : r.checks) + warningsBlock(r.warnings) +
-    (l.heapProfilePath ? `\nRetained objects' heap profile: ${text(l.heapProfilePath)}\n` : '');
+  return renderTerminal(leakReport(r, { cwd }), { cwd });
 }

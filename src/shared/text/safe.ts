@@ -8,7 +8,9 @@
  * - the terminal and the Debug Console (escape sequences can write the clipboard, clear or hide lines):
  *   `terminalText`, and `terminalJson` for `--json` documents;
  * - log lines (one record per line): `logText`;
- * - single-line labels (status bar, CodeLens, after-line decorations, tree items, quick picks): `labelText`.
+ * - single-line labels (status bar, CodeLens, after-line decorations, tree items, quick picks): `labelText`;
+ * - answers to agents (MCP and VS Code language-model tools, `--md`): `agentCode` for a code span,
+ *   `agentBlock` for several lines of app output, `agentText` for JSON: program text is data, capped.
  * The webview draws profile text only as canvas text or `textContent`, so it needs none of these.
  */
 
@@ -96,4 +98,32 @@ export function terminalJson(value: unknown, indent = 2): string {
 export function logText(text: string): string {
   return text.replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, (c) => (c === '\n' ? '\\n' : c === '\r\n' ? '\\r\\n' : c === '\r' ? '\\r' : unicode(c)))
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode);
+}
+
+/**
+ * Program text in an answer to an agent (Markdown or JSON): data, never instructions. One line, with
+ * controls, line separators and bidi overrides removed (not escaped: an escape is noise to a model),
+ * and at most `max` characters (a cut ends in `…`).
+ */
+export function agentText(text: string, max = 200): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(LINE_BREAKS, ' ').replace(/\t/g, ' ').replace(CONTROLS, '').replace(BIDI, '');
+  return flat.length > max ? `${flat.slice(0, Math.max(1, max - 1))}…` : flat;
+}
+
+/** Program text for an agent as a Markdown code span (`agentText`, then `mdCode`): it reads as data, whatever it says. */
+export function agentCode(text: string, max = 200): string {
+  return mdCode(agentText(text, max));
+}
+
+/**
+ * Several lines of program text (an app's output) for an agent: a fenced block whose fence is longer
+ * than any backtick run inside, each line cleaned as `agentText`, at most `maxLines` lines.
+ */
+export function agentBlock(text: string, maxLines = 20, maxLineChars = 300): string {
+  const lines = text.replace(/\r\n?/g, '\n').split(/[\n\u2028\u2029\u0085\v\f]/).map((l) => agentText(l, maxLineChars));
+  const shown = lines.length > maxLines ? [...lines.slice(0, maxLines), `… +${lines.length - maxLines} lines`] : lines;
+  const longest = Math.max(2, ...shown.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${shown.join('\n')}\n${fence}`;
 }
