@@ -17,6 +17,10 @@ const STOP: Record<CompareResult['comparison']['stopReason'], string> = {
   fixed: 'as asked (--pairs)',
 };
 
+/**
+ * One side and the facts that prove what it ran: its folder (a revision's temporary worktree), the file
+ * the command starts, the node binary and where its dependencies came from.
+ */
 function sideLine(name: string, s: CompareSide): string {
   const facts = [
     s.nodeVersion ? `Node ${s.nodeVersion.replace(/^v/, '')}` : '',
@@ -24,7 +28,9 @@ function sideLine(name: string, s: CompareSide): string {
     ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
     ...s.nodeArgs,
   ].filter((f) => f && !s.label.includes(f));
-  return `  ${name}: ${terminalText(s.label)}${facts.length ? ` — ${terminalText(facts.join(' · '))}` : ''}${s.dependencies ? `\n     dependencies ${terminalText(s.dependencies)}` : ''}\n`;
+  const entry = s.entry ? displayPath(s.entry, s.root ?? s.cwd) : '(the command names no file)';
+  const ran = `in ${terminalText(s.cwd)} · runs ${entry}${s.nodePath ? ` · node ${terminalText(s.nodePath)}` : ''}`;
+  return `  ${name}: ${terminalText(s.label)}${facts.length ? ` — ${terminalText(facts.join(' · '))}` : ''}\n     ${ran}\n     dependencies: ${terminalText(s.dependencies)}\n`;
 }
 
 const fnName = (f: Pick<FunctionDiff, 'function'>) => terminalText(f.function || '(anonymous)');
@@ -83,7 +89,10 @@ export function compareJson(r: CompareResult, diffHtmlPath: string | null) {
   }]));
   return {
     version: 1, command: 'compare', warnings: r.warnings, mode: r.mode,
-    sides: r.sides.map((s) => ({ label: s.label, command: s.command, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, gitDirty: s.gitDirty, nodeArgs: s.nodeArgs, cwd: s.cwd, ...(s.dependencies ? { dependencies: s.dependencies } : {}) })),
+    sides: r.sides.map((s) => ({
+      label: s.label, command: s.command, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, gitDirty: s.gitDirty, nodeArgs: s.nodeArgs, cwd: s.cwd,
+      root: s.root, entry: s.entry, nodePath: s.nodePath, dependencies: s.dependencies,
+    })),
     comparison: { ...r.comparison, metrics },
     runs: r.runs,
     diff: r.diff ? { functions: r.diff.functions, matched: r.diff.matched, compared: r.diff.compared } : null,

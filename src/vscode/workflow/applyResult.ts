@@ -8,6 +8,8 @@ import { ownDetail } from '../../core/attribution/rank';
 import { formatPct } from '../../shared/text';
 import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
 import type { CompareResult, CompareSide } from '../../core/workflow/compare';
+import { sideSummary } from '../../core/variants/sideSummary';
+import { logText } from '../../shared/text/safe';
 import { checksOf, type RunResult } from './runs';
 import { describeRequests } from '../../core/load/routes';
 import { showInfo, showWarning } from '../notify';
@@ -148,8 +150,11 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
 async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNote: string, notify: boolean): Promise<string> {
   const [a, b] = result.sides;
   const c = result.comparison;
+  const summaryOf = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, cwd: s.cwd, entry: s.entry, nodePath: s.nodePath, dependencies: s.dependencies });
+  // The log keeps what proves the sides differ, after the tooltip is gone.
+  for (const s of result.sides) ctx.log.info(logText(sideSummary(s)));
   ctx.session.setStatus({
-    kind: 'compared', sides: [{ label: a.label, nodeVersion: a.nodeVersion, gitRev: a.gitRev }, { label: b.label, nodeVersion: b.nodeVersion, gitRev: b.gitRev }],
+    kind: 'compared', sides: [summaryOf(a), summaryOf(b)],
     comparison: c, warnings: result.warnings.map((w) => w.message), hasFlamegraph: result.profiles !== undefined,
   });
   if (result.profiles) {
