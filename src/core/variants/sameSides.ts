@@ -56,7 +56,7 @@ export function checkSidesDiffer(specs: [SideSpec, SideSpec], ids: [SideIdentity
   if (a.code === b.code && a.node === b.node && sameSettings) {
     const { why, fix } = sameBecause(specs, ids);
     if (!allowSame) {
-      throw invalidOption(`Both sides would run the same files on the same Node with the same settings: ${why} That is an A/A comparison, whose verdict can only be noise.${fix} To run an A/A comparison on purpose (to see how far two identical sides differ on this machine), add --allow-same-sides.`);
+      throw invalidOption(`Both sides would run the same files on the same Node with the same settings: ${why} That is an A/A comparison, whose verdict can only be noise.${fix} To run an A/A comparison on purpose (to see how far two identical sides differ on this machine), use hotpath compare --allow-same-sides.`);
     }
     return [{ code: 'SIDES_IDENTICAL', message: `An A/A comparison, as asked (--allow-same-sides): ${why} Any difference it finds is noise or drift, not a change.` }];
   }
