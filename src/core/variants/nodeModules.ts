@@ -36,15 +36,25 @@ async function copyEntry(from: string, to: string): Promise<void> {
 }
 
 /** Where one node_modules folder is being rebuilt, and what has been found so far. */
-interface Mirror { roots: Roots; from: string; to: string; mode: MirrorMode; result: MirrorResult; token: CancellationToken }
+interface Mirror {
+  roots: Roots;
+  mode: MirrorMode;
+  result: MirrorResult;
+  token: CancellationToken;
+  /** Folders (relative to the roots) whose node_modules are rebuilt in the worktree. */
+  mirrored: Set<string>;
+}
 
 const exists = (file: string) => { try { fs.lstatSync(file); return true; } catch { return false; } };
+
+/** The folder whose node_modules hold `rel` (`node_modules/.pnpm/x` → ``, `packages/lib/node_modules/y` → `packages/lib`). */
+const ownerOf = (rel: string) => { const parts = rel.split(path.sep); return parts.slice(0, parts.indexOf('node_modules')).join(path.sep); };
 
 /**
  * One symlink of the working tree's node_modules, recreated at `dst`. A workspace package or `file:`
  * dependency (a target in the repository outside node_modules) points at the worktree's copy of that
- * folder; a target inside the node_modules being rebuilt (pnpm's `.pnpm/…`) at its rebuilt counterpart;
- * anything else (another package folder, a global `npm link`) stays where it is.
+ * folder; a target in node_modules that are rebuilt too (pnpm's `.pnpm/…` store) at its rebuilt
+ * counterpart; anything else (another package folder, a global `npm link`) stays where it is.
  */
 function relink(src: string, dst: string, m: Mirror): void {
   const target = path.resolve(path.dirname(src), fs.readlinkSync(src));
@@ -53,11 +63,11 @@ function relink(src: string, dst: string, m: Mirror): void {
     const mapped = path.join(m.roots.worktree, rel);
     dirLink(mapped, dst);
     m.result.relinked.push({ link: path.relative(m.roots.worktree, dst), target: rel });
+    m.mirrored.add(rel);
     if (!fs.existsSync(mapped)) m.result.absent.push(rel);
     return;
   }
-  const own = insideRel(m.from, target);
-  dirLink(own !== undefined ? path.join(m.to, own) : target, dst);
+  dirLink(rel !== undefined && m.mirrored.has(ownerOf(rel)) ? path.join(m.roots.worktree, rel) : target, dst);
 }
 
 /** `.bin`: each command re-created with the same relative link, so it resolves among the rebuilt packages. */
@@ -99,6 +109,7 @@ export async function mirrorNodeModules(dirs: string[], roots: Roots, mode: Mirr
   const result: MirrorResult = { relinked: [], absent: [] };
   const queue = [...dirs];
   const done = new Set<string>();
+  const mirrored = new Set(dirs);
   while (queue.length) {
     const dir = queue.shift()!;
     if (done.has(dir)) continue;
@@ -106,8 +117,7 @@ export async function mirrorNodeModules(dirs: string[], roots: Roots, mode: Mirr
     const from = path.join(roots.working, dir, 'node_modules');
     if (!fs.existsSync(from) || !fs.existsSync(path.join(roots.worktree, dir))) continue;
     const seen = result.relinked.length;
-    const to = path.join(roots.worktree, dir, 'node_modules');
-    await mirrorEntries(from, to, { roots, from, to, mode, result, token });
+    await mirrorEntries(from, path.join(roots.worktree, dir, 'node_modules'), { roots, mode, result, token, mirrored });
     for (const { target } of result.relinked.slice(seen)) queue.push(target);
   }
   return result;

@@ -164,12 +164,51 @@ function dependenciesText(plan: DependencyPlan, provided: ProvidedDependencies):
 }
 
 /**
- * Resolves both sides. A runtime named by version is looked up once for both sides. Before anything
- * is checked out, sides that would run the same files on the same node with the same settings are
- * refused (unless `allowSameSides`), and so is a revision whose command file lies outside the
- * repository (the revision cannot change it). Paths are matched by their real location, so a folder
- * reached through a symlink runs the revision too. On failure or cancellation every worktree made so
- * far is removed before the error propagates.
+ * Before anything is checked out: the commit each `base` names, and whether the sides can differ at
+ * all. Sides that would run the same files on the same node with the same settings are refused, and so
+ * is a revision whose command file lies outside the repository (the revision cannot change it) — unless
+ * `allowSame`, when the result says so instead.
+ */
+async function checkBeforeCheckout(
+  target: CommonTarget, specs: [SideSpec, SideSpec],
+  ctx: { repoRoot: string | undefined; state: { head: string | null; dirty: boolean | null }; runtimes: Array<NodeRuntime | undefined>; allowSame: boolean },
+): Promise<{ commits: Array<string | undefined>; warnings: Warning[] }> {
+  const { repoRoot, state } = ctx;
+  const commits: Array<string | undefined> = [];
+  for (const spec of specs) {
+    if (spec.base === undefined) { commits.push(undefined); continue; }
+    if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${target.cwd} is not inside a git repository.`);
+    commits.push(await resolveCommit(repoRoot, spec.base));
+  }
+  const identity = async (i: number): Promise<SideIdentity> => {
+    const spec = specs[i];
+    const runtime = ctx.runtimes[i];
+    const node = runtime ? realPath(runtime.path) : nodeOnPath(spec.env?.PATH ?? target.env?.PATH ?? process.env.PATH);
+    const base = { node, nodeVersion: runtime?.version ?? null, env: { ...spec.env }, nodeArgs: spec.nodeArgs ?? [] };
+    const sha = commits[i];
+    if (sha) return { ...base, code: `tree ${await treeOf(repoRoot!, sha)}`, codeText: `--base ${spec.base} (${sha.slice(0, 7)})` };
+    if (!repoRoot || !state.head) return { ...base, code: `folder ${realPath(target.cwd)}`, codeText: 'the working tree' };
+    if (state.dirty) return { ...base, code: 'working tree with changes', codeText: `the working tree (${state.head.slice(0, 7)} + uncommitted changes)` };
+    return { ...base, code: `tree ${await treeOf(repoRoot, state.head)}`, codeText: `the working tree (${state.head.slice(0, 7)}, no uncommitted changes)` };
+  };
+  const warnings = checkSidesDiffer(specs, [await identity(0), await identity(1)], ctx.allowSame);
+  if (repoRoot && commits.some(Boolean)) {
+    // The file the command starts must be the revision's: one outside the repository is the same file on both sides.
+    const entry = entryFile(target.command, target.cwd);
+    if (entry && !inPackage(entry) && repositoryRelative(repoRoot, entry) === undefined) {
+      const message = `${entry}, the file the command starts, is outside the repository ${repoRoot}, so --base cannot check out another version of it: both sides would run that one file.`;
+      if (!ctx.allowSame) throw invalidOption(`${message} Run a file inside the repository (its path through a symlink is fine), or, if that file loads the revision's code from its working folder, add --allow-same-sides.`);
+      warnings.push({ code: 'ENTRY_OUTSIDE_REPOSITORY', message: `${message} Only what it loads from the side's folder differs (--allow-same-sides).` });
+    }
+  }
+  return { commits, warnings };
+}
+
+/**
+ * Resolves both sides. A runtime named by version is looked up once for both sides. Sides that cannot
+ * differ are refused before anything is checked out (checkBeforeCheckout). Paths are matched by their
+ * real location, so a folder reached through a symlink runs the revision too. On failure or
+ * cancellation every worktree made so far is removed before the error propagates.
  */
 export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideSpec], deps: ResolveDeps): Promise<ResolvedSides> {
   const worktrees: Worktree[] = [];
@@ -190,37 +229,10 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
     const repoRoot = await repositoryRoot(target.cwd);
     const state = repoRoot ? await workingTreeState(target.cwd) : { head: null, dirty: null };
     const allowSame = target.allowSameSides === true;
-    const warnings: Warning[] = [];
 
     // What each side runs, known before anything is checked out or installed.
     const sideRuntimes = [await runtimeFor(specs[0].node), await runtimeFor(specs[1].node)];
-    const commits: Array<string | undefined> = [];
-    for (const spec of specs) {
-      if (spec.base === undefined) { commits.push(undefined); continue; }
-      if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${target.cwd} is not inside a git repository.`);
-      commits.push(await resolveCommit(repoRoot, spec.base));
-    }
-    const identity = async (i: number): Promise<SideIdentity> => {
-      const spec = specs[i];
-      const runtime = sideRuntimes[i];
-      const node = runtime ? realPath(runtime.path) : nodeOnPath(spec.env?.PATH ?? target.env?.PATH ?? process.env.PATH);
-      const base = { node, nodeVersion: runtime?.version ?? null, env: { ...spec.env }, nodeArgs: spec.nodeArgs ?? [] };
-      const sha = commits[i];
-      if (sha) return { ...base, code: `tree ${await treeOf(repoRoot!, sha)}`, codeText: `--base ${spec.base} (${sha.slice(0, 7)})` };
-      if (!repoRoot || !state.head) return { ...base, code: `folder ${realPath(target.cwd)}`, codeText: 'the working tree' };
-      if (state.dirty) return { ...base, code: 'working tree with changes', codeText: `the working tree (${state.head.slice(0, 7)} + uncommitted changes)` };
-      return { ...base, code: `tree ${await treeOf(repoRoot, state.head)}`, codeText: `the working tree (${state.head.slice(0, 7)}, no uncommitted changes)` };
-    };
-    warnings.push(...checkSidesDiffer(specs, [await identity(0), await identity(1)], allowSame));
-    if (repoRoot && commits.some(Boolean)) {
-      // The file the command starts must be the revision's: one outside the repository is the same file on both sides.
-      const entry = entryFile(target.command, target.cwd);
-      if (entry && !inPackage(entry) && repositoryRelative(repoRoot, entry) === undefined) {
-        const message = `${entry}, the file the command starts, is outside the repository ${repoRoot}, so --base cannot check out another version of it: both sides would run that one file.`;
-        if (!allowSame) throw invalidOption(`${message} Run a file inside the repository (its path through a symlink is fine), or, if that file loads the revision's code from its working folder, add --allow-same-sides.`);
-        warnings.push({ code: 'ENTRY_OUTSIDE_REPOSITORY', message: `${message} Only what it loads from the side's folder differs (--allow-same-sides).` });
-      }
-    }
+    const { commits, warnings } = await checkBeforeCheckout(target, specs, { repoRoot, state, runtimes: sideRuntimes, allowSame });
 
     const resolved: Array<Omit<ResolvedSide, 'label'>> = [];
     for (const [i, spec] of specs.entries()) {
