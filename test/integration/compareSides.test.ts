@@ -37,6 +37,12 @@ function runsByValue(log: string, revision: string, working: string): { a: Ran[]
   return split;
 }
 
+/**
+ * The comparison ran to its end. Its verdict is not asserted: with two pairs of noisy runs either verdict
+ * comes up by chance, and "slower" exits 3 — what these tests check is which files each side ran.
+ */
+const assertRan = (run: { code: number | null; stderr: string }) => assert.ok(run.code === 0 || run.code === 3, `exit ${run.code}: ${run.stderr}`);
+
 /** Script-mode comparison flags that keep a run short: what ran is asserted, not how fast. */
 const QUICK = ['--script', '--pairs', '2', '--no-profile', '--json'];
 
@@ -72,7 +78,7 @@ describe('hotpath compare: a revision runs its own workspace packages (npm works
     const linkBefore = fs.readlinkSync(path.join(repo, 'node_modules', 'mylib'));
     const tag = marker();
     const run = await runCli(['compare', '--base', 'HEAD', ...QUICK, '--env', `RAN_LOG=${log}`, '--cwd', path.join(repo, 'apps', 'cli'), '--', 'node', 'run.js', tag], { cwd: repo, timeoutMs: 200_000 });
-    assert.equal(run.code, 0, run.stderr);
+    assertRan(run);
     const doc = run.json();
     const [a, b] = doc.sides;
     // Before the fix every run loaded the working tree's lib (side A's node_modules/mylib led there).
@@ -119,7 +125,7 @@ describe('hotpath compare --base through a symlinked checkout', function () {
     it(`--cwd through the symlink, ${name}: side A runs the revision in its worktree`, async () => {
       const tag = marker();
       const run = await runCli(['compare', '--base', 'HEAD', ...QUICK, '--env', `RAN_LOG=${log}`, '--cwd', link, '--', ...command.map((w) => w.replace('<link>', link)), tag], { cwd: dir, timeoutMs: 200_000 });
-      assert.equal(run.code, 0, run.stderr);
+      assertRan(run);
       const doc = run.json();
       const [a] = doc.sides;
       // Before the fix side A ran in the symlink, the working tree: every run said 'in the working tree'.
@@ -198,7 +204,7 @@ describe('hotpath compare --base --prepare: each side prepares its own node_modu
   it('side A runs the client generated from the revision, and the user\'s node_modules get only side B\'s prepare', async () => {
     const tag = marker();
     const run = await runCli(['compare', '--base', 'HEAD', ...QUICK, '--prepare', 'node gen.js', '--env', `RAN_LOG=${log}`, '--cwd', repo, '--', 'node', 'run.js', tag], { cwd: repo, timeoutMs: 200_000 });
-    assert.equal(run.code, 0, run.stderr);
+    assertRan(run);
     const doc = run.json();
     const [a] = doc.sides;
     // Before the fix both prepares wrote the one client in the user's node_modules, side B's last: every run read v2.
@@ -253,7 +259,7 @@ describe('hotpath compare: an A/A comparison by accident is refused', function (
 
   it('--allow-same-sides runs the A/A comparison on purpose and says so; each side states its folder, file, node and dependencies', async () => {
     const run = await runCli(['compare', '--base', 'HEAD', '--allow-same-sides', '--script', '--pairs', '2', '--no-profile', '--env', `RAN_LOG=${log}`, '--', 'node', 'run.js'], { cwd: dir, timeoutMs: 200_000 });
-    assert.equal(run.code, 0, run.stderr);
+    assertRan(run);
     assert.match(run.stdout, /\[SIDES_IDENTICAL\] An A\/A comparison, as asked \(--allow-same-sides\)/);
     // Human output: per side its folder, the file it starts, the node binary and where its dependencies came from.
     const real = fs.realpathSync(dir);
