@@ -245,7 +245,7 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
       let gitRev: string | null = state.head;
       let gitDirty: boolean | null = state.dirty;
       let projectRoot: string | undefined = repoRoot;
-      let dependencies = repoRoot ? 'the working tree\'s own (nothing reused)' : 'its own';
+      let dependencies = repoRoot ? 'the working tree\'s own (nothing reused)' : 'the folder\'s own (nothing reused)';
       let worktree: Worktree | undefined;
       if (spec.base !== undefined) {
         deps.onProgress(`Checking out ${spec.base} in a temporary git worktree`);
