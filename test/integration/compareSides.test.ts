@@ -141,9 +141,14 @@ describe('hotpath compare --base through a symlinked checkout', function () {
   }
 
   it('VS Code\'s path (core resolveSides, the folder opened through the symlink) maps the folder and file into the worktree', async () => {
-    const resolved = await resolveSides({ command: ['node', path.join(link, 'run.js')], cwd: link }, [{ base: 'HEAD' }, {}], { token: neverCancelled, logger: silentLogger, onProgress: () => undefined });
+    const logged: string[] = [];
+    const logger = { ...silentLogger, info: (m: string) => logged.push(m) };
+    const resolved = await resolveSides({ command: ['node', path.join(link, 'run.js')], cwd: link }, [{ base: 'HEAD' }, {}], { token: neverCancelled, logger, onProgress: () => undefined });
     try {
       const [a, b] = resolved.sides;
+      // VS Code's log (the core logs through its output channel): each side's proof, one line each.
+      assert.ok(logged.includes(`Side A "HEAD (${a.gitRev!.slice(0, 7)})": runs ${a.entry} in ${a.cwd}; git ${a.gitRev!.slice(0, 10)}; node ${a.nodePath}; dependencies: no package.json`), logged.join('\n'));
+      assert.ok(logged.some((l) => l.startsWith(`Side B "working tree (${b.gitRev!.slice(0, 7)} + changes)": runs ${b.entry} in ${link}; git ${b.gitRev!.slice(0, 10)} + uncommitted changes`)), logged.join('\n'));
       const root = a.projectRoot!;
       assert.ok(inside(root, fs.realpathSync(a.cwd)), a.cwd);
       assert.ok(inside(root, fs.realpathSync(a.command[1])), `the command's file is the worktree's: ${a.command[1]}`);

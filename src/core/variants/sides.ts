@@ -20,7 +20,6 @@ import { entryFile, isNodeCommand } from './entry';
 import { repositoryRoot, treeOf, workingTreeState } from './git';
 import { inPackage, realPath, repositoryRelative } from './paths';
 import { checkSidesDiffer, type SideIdentity } from './sameSides';
-import { sideSummary } from './sideSummary';
 import { checkoutRevision, inWorktree, resolveCommit, type Worktree } from './worktree';
 
 
@@ -289,4 +288,13 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
     await dispose();
     throw err;
   }
+}
+
+/**
+ * One line per side for the log (CLI --verbose, VS Code's output channel, where it stays after the
+ * tooltip is gone): what proves what the side ran.
+ */
+function sideSummary(side: ResolvedSide): string {
+  const git = side.gitRev ? `git ${side.gitRev.slice(0, 10)}${side.gitDirty ? ' + uncommitted changes' : ''}` : 'not in git';
+  return `Side ${side.key.toUpperCase()} "${side.label}": runs ${side.entry ?? '(no file named by the command)'} in ${side.cwd}; ${git}; node ${side.nodePath ?? '(not found on PATH)'}; dependencies: ${side.dependencies}`;
 }

@@ -8,8 +8,6 @@ import { ownDetail } from '../../core/attribution/rank';
 import { formatPct } from '../../shared/text';
 import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
 import type { CompareResult, CompareSide } from '../../core/workflow/compare';
-import { sideSummary } from '../../core/variants/sideSummary';
-import { logText } from '../../shared/text/safe';
 import { checksOf, type RunResult } from './runs';
 import { describeRequests } from '../../core/load/routes';
 import { showInfo, showWarning } from '../notify';
@@ -151,8 +149,6 @@ async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNot
   const [a, b] = result.sides;
   const c = result.comparison;
   const summaryOf = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, cwd: s.cwd, entry: s.entry, nodePath: s.nodePath, dependencies: s.dependencies });
-  // The log keeps what proves the sides differ, after the tooltip is gone.
-  for (const s of result.sides) ctx.log.info(logText(sideSummary(s)));
   ctx.session.setStatus({
     kind: 'compared', sides: [summaryOf(a), summaryOf(b)],
     comparison: c, warnings: result.warnings.map((w) => w.message), hasFlamegraph: result.profiles !== undefined,
