@@ -63,7 +63,10 @@ Compare (A and B run alternately in pairs, A B B A …, on fresh processes; anal
   --pairs N                 exactly N pairs; otherwise pairs are added until the interval is within
   --target-ci PCT           ±PCT % (default 5) or the time --budget S (default 120) runs out
   --min-pairs N, --max-pairs N  bounds of the adaptive run (5, 40)
-  --prepare CMD             run CMD in each side's folder first (e.g. "npm run build"), through the shell
+  --prepare CMD             run CMD in each side's folder first (e.g. "npm run build"), through the shell;
+                            a revision's reused node_modules are then copied, so it writes only into its own
+  --allow-same-sides        run even when both sides resolve to the same files, node and settings (an A/A
+                            comparison on purpose; refused otherwise, e.g. --base HEAD on a clean tree)
   --no-profile              skip the profile of each side (no differential flamegraph or function diff)
   --alpha A                 verify, compare: chance of calling a change that is not there (default 0.05)
   load per run defaults to --duration 3 --warmup 1 (many short runs, interleaved, beat a few long ones)
@@ -128,7 +131,7 @@ const OPTIONS = {
   base: { type: 'string' }, node: { type: 'string', multiple: true }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true },
   'node-arg-a': { type: 'string', multiple: true }, 'node-arg-b': { type: 'string', multiple: true }, 'label-a': { type: 'string' }, 'label-b': { type: 'string' },
   pairs: { type: 'string' }, 'target-ci': { type: 'string' }, budget: { type: 'string' }, 'min-pairs': { type: 'string' }, 'max-pairs': { type: 'string' },
-  prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, alpha: { type: 'string' },
+  prepare: { type: 'string' }, 'no-profile': { type: 'boolean' }, 'allow-same-sides': { type: 'boolean' }, alpha: { type: 'string' },
   timeout: { type: 'string' }, 'profile-runs': { type: 'string' }, until: { type: 'string' }, 'no-modules': { type: 'boolean' }, 'no-compile-cache': { type: 'boolean' },
   'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' }, startup: { type: 'boolean' },
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
@@ -195,6 +198,8 @@ export interface CompareArgs {
   interleave: Partial<InterleaveSettings>;
   prepare?: string;
   profile: boolean;
+  /** Run even when both sides resolve to the same code, node and settings (an A/A comparison on purpose). */
+  allowSameSides: boolean;
 }
 
 function positiveInt(flag: string, raw: string | undefined, min = 1): number | undefined {
@@ -258,7 +263,7 @@ function compareArgs(values: Values): CompareArgs {
   if (values['label-a'] !== undefined) a.label = values['label-a'];
   if (values['label-b'] !== undefined) b.label = values['label-b'];
   const differs = values.base !== undefined || nodes.length === 2 && nodes[0] !== nodes[1] || JSON.stringify(a.env) !== JSON.stringify(b.env) || a.nodeArgs!.join(' ') !== b.nodeArgs!.join(' ');
-  if (!differs) throw invalidOption('Nothing to compare: give the two sides something that differs — --base REV (a git revision against the working tree), --node A --node B, --env-a/--env-b K=V, or --node-arg-a/--node-arg-b FLAG.');
+  if (!differs && !values['allow-same-sides']) throw invalidOption('Nothing to compare: give the two sides something that differs — --base REV (a git revision against the working tree), --node A --node B, --env-a/--env-b K=V, or --node-arg-a/--node-arg-b FLAG (or --allow-same-sides for an A/A comparison on purpose).');
   const interleave: Partial<InterleaveSettings> = {};
   const pairs = positiveInt('--pairs', values.pairs, 2);
   if (pairs !== undefined) interleave.fixedPairs = pairs;
@@ -273,7 +278,7 @@ function compareArgs(values: Values): CompareArgs {
   if (pairs !== undefined && (target !== undefined || budget !== undefined)) throw invalidOption('--pairs runs exactly that many pairs; leave out --target-ci and --budget (or --pairs).');
   if ((interleave.minPairs ?? 5) > (interleave.maxPairs ?? Math.max(40, interleave.minPairs ?? 5))) throw invalidOption('--min-pairs must not exceed --max-pairs.');
   if (interleave.minPairs !== undefined && interleave.maxPairs === undefined && interleave.minPairs > 40) interleave.maxPairs = interleave.minPairs;
-  return { sides: [a, b], interleave, prepare: values.prepare, profile: !values['no-profile'] };
+  return { sides: [a, b], interleave, prepare: values.prepare, profile: !values['no-profile'], allowSameSides: values['allow-same-sides'] === true };
 }
 
 export function parseCli(rawArgv: string[]): CliArgs {
@@ -285,6 +290,11 @@ export function parseCli(rawArgv: string[]): CliArgs {
   try {
     parsed = parseArgs({ args: own, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
+    // `--base -x`: node's advice (`--base=-XYZ`) would only meet the refusal of a revision starting with '-'.
+    const base = own.indexOf('--base');
+    if (/'--base' argument is ambiguous/.test((err as Error).message) && base !== -1) {
+      throw invalidOption(`--base ${own[base + 1]}: a git revision cannot start with '-' (git would take it for an option). Name a commit, tag or branch, e.g. --base HEAD~1, --base main or --base 1a2b3c4.`);
+    }
     throw invalidOption(`${(err as Error).message.replace(/\. To specify.*$/s, '')}. Run \`hotpath --help\` for the options.`);
   }
   const { values, positionals } = parsed;
@@ -311,7 +321,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
   if (subcommand !== 'report' && subcommand !== 'bench' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile' && subcommand !== 'compare') throw invalidOption('--script works with `hotpath profile` and `hotpath compare`.');
-  const compareOnly = (['env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
+  const compareOnly = (['env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile', 'allow-same-sides'] as const).find((k) => values[k] !== undefined);
   if (compareOnly && subcommand !== 'compare') throw invalidOption(`--${compareOnly} works with \`hotpath compare\` only.`);
   for (const flag of ['node', 'base'] as const) {
     if (values[flag] !== undefined && subcommand !== 'compare' && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath compare\` and \`hotpath startup\`.`);

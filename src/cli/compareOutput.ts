@@ -18,7 +18,10 @@ export function compareJson(r: CompareResult, diffHtmlPath: string | null) {
   }]));
   return {
     version: 1, command: 'compare', warnings: r.warnings, mode: r.mode,
-    sides: r.sides.map((s) => ({ label: s.label, command: s.command, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, gitDirty: s.gitDirty, nodeArgs: s.nodeArgs, cwd: s.cwd, ...(s.dependencies ? { dependencies: s.dependencies } : {}) })),
+    sides: r.sides.map((s) => ({
+      label: s.label, command: s.command, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, gitDirty: s.gitDirty, nodeArgs: s.nodeArgs, cwd: s.cwd,
+      root: s.root, entry: s.entry, nodePath: s.nodePath, dependencies: s.dependencies,
+    })),
     comparison: { ...r.comparison, metrics },
     runs: r.runs,
     diff: r.diff ? { functions: r.diff.functions, matched: r.diff.matched, compared: r.diff.compared } : null,

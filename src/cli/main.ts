@@ -99,7 +99,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     case 'compare':
       return compareVariants({
         ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
-        interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile,
+        interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile, allowSameSides: args.compare!.allowSameSides,
         samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, v8: args.v8,
       }, deps);
     case 'startup': {

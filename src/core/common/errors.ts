@@ -18,6 +18,8 @@ export enum ErrorCode {
   BaselineNotFound = 'BASELINE_NOT_FOUND',
   Cancelled = 'CANCELLED',
   Timeout = 'TIMEOUT',
+  /** git itself failed (not installed, a worktree it could not add, …): a failure, not a usage error. */
+  GitFailed = 'GIT_FAILED',
 }
 
 export class HotpathError extends Error {

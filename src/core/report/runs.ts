@@ -11,6 +11,7 @@ import { analysisSections } from './analysis';
 import { comparisonBlock, functionDiffBlock, v8ChangesSection, VERDICT_WORD, verdictFact, verdictLine } from './comparison';
 import { code, fn, type Inline, int, line, type Line, loc, ms, pathRef, pct, prose, type Report, section, type Section, text } from './model';
 import { checksSection, warningsSection } from './notes';
+import { displayFile } from './paths';
 import { crashLines, growthLine, leakComparisonLine, leakCulprit, leakSections, loadLine, loopSection, memorySection, routesSection } from './runtime';
 
 export interface ReportOptions {
@@ -142,9 +143,13 @@ function sideLines(name: string, s: CompareSide): Line[] {
     ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
     ...s.nodeArgs,
   ].filter((f) => f && !s.label.includes(f));
+  // The facts that prove what the side ran: its folder (a revision's temporary worktree), the file the
+  // command starts, the node binary and where its dependencies came from.
+  const entry: Inline = s.entry ? code(displayFile(s.entry, s.root ?? s.cwd)) : '(the command names no file)';
   return [
     line([`${name}: `, code(s.label), facts.length ? [' — ', code(facts.join(' · '))] : ''], 2),
-    ...(s.dependencies ? [line(['dependencies ', code(s.dependencies)], 5)] : []),
+    line(['in ', code(s.cwd), ' · runs ', entry, s.nodePath ? [' · node ', code(s.nodePath)] : ''], 5),
+    line(['dependencies: ', code(s.dependencies)], 5),
   ];
 }
 

@@ -53,7 +53,7 @@ export async function revisionSide(rev: string, base: BaseCommand, deps: SideDep
   const wt = await checkoutRevision(base.cwd, rev, logger);
   try {
     throwIfCancelled(token);
-    const plan = planDependencies(wt.repoRoot, wt.root, path.relative(wt.repoRoot, base.cwd));
+    const plan = planDependencies(wt.repoRoot, wt.root, path.relative(wt.root, inWorktree(base.cwd, wt))); // the real folder, also through a symlink
     deps.onProgress?.(plan.action === 'install' ? `Installing the dependencies of ${rev}: ${plan.reason}, running ${plan.command?.join(' ')}` : `Dependencies of ${rev}: ${plan.reason}`);
     await provideDependencies(plan, wt.repoRoot, wt.root, { token, logger });
     return {

@@ -1,7 +1,8 @@
 /**
  * Dependencies of a revision checked out in a worktree: when its lock file is the working tree's, the
- * working tree's node_modules are reused (symlinked, nothing to install); when it differs, the
- * revision's own dependencies are installed with the package manager the lock file belongs to.
+ * working tree's node_modules are reused (linked package by package, workspace packages from the
+ * revision; nothing to install); when it differs, the revision's own dependencies are installed with
+ * the package manager the lock file belongs to.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import type { CancellationToken } from '../common/cancellation';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
 import type { Logger } from '../common/logger';
+import { type MirrorResult, mirrorNodeModules } from './nodeModules';
 
 /** Lock files, most specific first, with the install that reproduces exactly what they pin. */
 const LOCKS: { file: string; command: string[] }[] = [
@@ -29,8 +31,11 @@ function chain(root: string, leaf: string): string[] {
 }
 
 export interface DependencyPlan {
-  /** 'reuse': node_modules symlinked from the working tree; 'install': the revision's own; 'none': no package.json. */
-  action: 'reuse' | 'install' | 'none';
+  /**
+   * 'reuse': the working tree's node_modules linked package by package; 'copy': the same, copied (the
+   * side's --prepare may write into them); 'install': the revision's own; 'none': no package.json.
+   */
+  action: 'reuse' | 'copy' | 'install' | 'none';
   /** Why, in words (for progress and the log). */
   reason: string;
   /** Relative to the repository: where the install runs, or which node_modules are linked. */
@@ -38,32 +43,48 @@ export interface DependencyPlan {
   command?: string[];
 }
 
+/** The install a revision's package.json asks for with no lock file: its `packageManager` field, else npm. */
+function installWithoutLock(dir: string): string[] {
+  let manager = 'npm';
+  try { manager = String(JSON.parse(read(path.join(dir, 'package.json')) ?? '{}').packageManager ?? 'npm').split('@')[0]; } catch { /* npm */ }
+  return manager === 'pnpm' || manager === 'yarn' || manager === 'bun' ? [manager, 'install'] : ['npm', 'install', '--no-audit', '--no-fund'];
+}
+
 /**
  * Decides what the worktree needs. `app` is the app's folder relative to the repository root. The
  * install root is the nearest folder at or above the app with a lock file (a workspace root in a
- * monorepo); its lock file in both trees decides.
+ * monorepo); the lock files there in both trees decide. `writable`: the side runs a --prepare, which
+ * may write into node_modules (generated clients, caches), so reused ones are copied, never linked —
+ * the user's own node_modules are not the revision's to change.
  */
-export function planDependencies(workingRoot: string, worktreeRoot: string, app: string): DependencyPlan {
+export function planDependencies(workingRoot: string, worktreeRoot: string, app: string, options: { writable?: boolean } = {}): DependencyPlan {
   const dirs = chain(worktreeRoot, path.join(worktreeRoot, app)).map((d) => path.relative(worktreeRoot, d));
   const withPackage = dirs.filter((d) => fs.existsSync(path.join(worktreeRoot, d, 'package.json')));
   if (withPackage.length === 0) return { action: 'none', reason: 'no package.json', dirs: [] };
+  const linkable = dirs.filter((d) => fs.existsSync(path.join(workingRoot, d, 'node_modules')));
+  const reuse = (reason: string, install: { dir: string; command: string[] }): DependencyPlan => {
+    if (!linkable.length) return { action: 'install', reason: `${reason}, but the working tree has no node_modules to reuse`, dirs: [install.dir], command: install.command };
+    return { action: options.writable ? 'copy' : 'reuse', reason, dirs: linkable };
+  };
   for (const dir of [...dirs].reverse()) {
-    const lock = LOCKS.find((l) => fs.existsSync(path.join(worktreeRoot, dir, l.file)) || fs.existsSync(path.join(workingRoot, dir, l.file)));
-    if (!lock) continue;
-    const theirs = read(path.join(worktreeRoot, dir, lock.file));
-    const ours = read(path.join(workingRoot, dir, lock.file));
-    const linkable = dirs.filter((d) => fs.existsSync(path.join(workingRoot, d, 'node_modules')));
-    if (theirs !== undefined && theirs === ours && linkable.length) {
-      return { action: 'reuse', reason: `${path.join(dir, lock.file)} is the same in both trees`, dirs: linkable };
+    const theirs = LOCKS.find((l) => fs.existsSync(path.join(worktreeRoot, dir, l.file)));
+    const ours = LOCKS.find((l) => fs.existsSync(path.join(workingRoot, dir, l.file)));
+    if (!theirs && !ours) continue;
+    const where = (file: string) => path.join(dir, file);
+    const folder = dir ? `in ${dir}` : 'at the repository root';
+    if (!theirs) return { action: 'install', reason: `the revision has no lock file ${folder} (the working tree has ${where(ours!.file)})`, dirs: [dir], command: installWithoutLock(path.join(worktreeRoot, dir)) };
+    if (!ours) return { action: 'install', reason: `the working tree has no lock file ${folder} (the revision has ${where(theirs.file)})`, dirs: [dir], command: theirs.command };
+    if (theirs.file !== ours.file) return { action: 'install', reason: `the revision has ${where(theirs.file)}, the working tree ${where(ours.file)}`, dirs: [dir], command: theirs.command };
+    if (read(path.join(worktreeRoot, dir, theirs.file)) !== read(path.join(workingRoot, dir, ours.file))) {
+      return { action: 'install', reason: `${where(theirs.file)} differs`, dirs: [dir], command: theirs.command };
     }
-    if (theirs === undefined) return { action: 'install', reason: `the revision has no ${path.join(dir, lock.file)}`, dirs: [dir], command: ['npm', 'install', '--no-audit', '--no-fund'] };
-    return { action: 'install', reason: ours === undefined ? `the working tree has no ${path.join(dir, lock.file)}` : `${path.join(dir, lock.file)} differs`, dirs: [dir], command: lock.command };
+    return reuse(`${where(theirs.file)} is the same in both trees`, { dir, command: theirs.command });
   }
   // No lock file anywhere: the package.json files decide.
   const same = withPackage.every((d) => read(path.join(worktreeRoot, d, 'package.json')) === read(path.join(workingRoot, d, 'package.json')));
-  const linkable = dirs.filter((d) => fs.existsSync(path.join(workingRoot, d, 'node_modules')));
-  if (same) return linkable.length ? { action: 'reuse', reason: 'package.json is the same in both trees (no lock file)', dirs: linkable } : { action: 'none', reason: 'no node_modules to reuse', dirs: [] };
-  return { action: 'install', reason: 'package.json differs (no lock file)', dirs: [withPackage[withPackage.length - 1]], command: ['npm', 'install', '--no-audit', '--no-fund'] };
+  const root = withPackage[0];
+  if (same) return linkable.length ? reuse('package.json is the same in both trees (no lock file)', { dir: root, command: installWithoutLock(path.join(worktreeRoot, root)) }) : { action: 'none', reason: 'no node_modules to reuse', dirs: [] };
+  return { action: 'install', reason: 'package.json differs (no lock file)', dirs: [withPackage[withPackage.length - 1]], command: installWithoutLock(path.join(worktreeRoot, withPackage[withPackage.length - 1])) };
 }
 
 /** Runs a command (no shell) in `cwd`, its output to the log; cancellable. */
@@ -96,16 +117,20 @@ export function runLogged(command: string[], cwd: string, deps: { token: Cancell
   });
 }
 
-/** Carries out the plan in the worktree. */
-export async function provideDependencies(plan: DependencyPlan, workingRoot: string, worktreeRoot: string, deps: { token: CancellationToken; logger: Logger }): Promise<void> {
-  if (plan.action === 'reuse') {
-    for (const dir of plan.dirs) {
-      const link = path.join(worktreeRoot, dir, 'node_modules');
-      if (fs.existsSync(link)) continue;
-      fs.mkdirSync(path.dirname(link), { recursive: true });
-      fs.symlinkSync(path.join(workingRoot, dir, 'node_modules'), link, 'junction');
-    }
-  } else if (plan.action === 'install' && plan.command) {
-    await runLogged(plan.command, path.join(worktreeRoot, plan.dirs[0]), deps);
+/** What providing the dependencies did, beyond the plan: workspace links pointed into the worktree. */
+export type ProvidedDependencies = MirrorResult;
+
+/**
+ * Carries out the plan in the worktree. Reused node_modules are rebuilt entry by entry (linked, or
+ * copied for a side that prepares), with workspace links pointing into the worktree; the working
+ * tree's node_modules are only read.
+ */
+export async function provideDependencies(plan: DependencyPlan, workingRoot: string, worktreeRoot: string, deps: { token: CancellationToken; logger: Logger }): Promise<ProvidedDependencies> {
+  if (plan.action === 'reuse' || plan.action === 'copy') {
+    const result = await mirrorNodeModules(plan.dirs, { working: workingRoot, worktree: worktreeRoot }, plan.action === 'copy' ? 'copy' : 'link', deps.token);
+    for (const r of result.relinked) deps.logger.info(`${r.link} → ${r.target} of the revision${result.absent.includes(r.target) ? ' (the revision has no such folder)' : ''}`);
+    return result;
   }
+  if (plan.action === 'install' && plan.command) await runLogged(plan.command, path.join(worktreeRoot, plan.dirs[0]), deps);
+  return { relinked: [], absent: [] };
 }

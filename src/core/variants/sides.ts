@@ -4,18 +4,23 @@
  * environment, with a label that names what differs. Resolving may install: a revision's dependencies
  * when its lock file differs, a Node version from the npm registry.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CancellationToken, throwIfCancelled } from '../common/cancellation';
 import { invalidOption } from '../common/errors';
 import type { Logger } from '../common/logger';
+import type { Warning } from '../common/warnings';
 import type { InstallProgress } from '../runtimes/install';
 import { resolveRuntime } from '../runtimes/resolve';
 import type { NodeRuntime } from '../runtimes/types';
 import type { SideKey } from '../stats/metrics';
 import { withV } from '../runtimes/version';
-import { planDependencies, provideDependencies, runLogged } from './dependencies';
-import { repositoryRoot, workingTreeState } from './git';
-import { checkoutRevision, inWorktree, type Worktree } from './worktree';
+import { type DependencyPlan, planDependencies, type ProvidedDependencies, provideDependencies, runLogged } from './dependencies';
+import { entryFile, isNodeCommand } from './entry';
+import { repositoryRoot, treeOf, workingTreeState } from './git';
+import { inPackage, realPath, repositoryRelative } from './paths';
+import { checkSidesDiffer, type SideIdentity } from './sameSides';
+import { checkoutRevision, inWorktree, resolveCommit, type Worktree } from './worktree';
 
 
 export interface SideSpec {
@@ -37,6 +42,8 @@ export interface CommonTarget {
   env?: Record<string, string | undefined>;
   /** Run in each side's folder before measuring (e.g. `npm run build`); through the shell. */
   prepare?: string;
+  /** Run even when both sides resolve to the same code, node and settings: an A/A comparison on purpose. */
+  allowSameSides?: boolean;
 }
 
 export interface ResolvedSide {
@@ -54,8 +61,12 @@ export interface ResolvedSide {
   gitDirty: boolean | null;
   /** Paths in profiles are matched relative to this (the repository or worktree root); inferred from the profile outside git. */
   projectRoot?: string;
-  /** How the side's dependencies were provided, for a revision in a worktree. */
-  dependencies?: string;
+  /** How the side's dependencies were provided: a worktree's reused, copied or installed; the working tree's own. */
+  dependencies: string;
+  /** The real path of the file the command starts (null when the command line does not name one). */
+  entry: string | null;
+  /** The node binary the side runs (real path): its runtime, else the first `node` on PATH. */
+  nodePath: string | null;
   /** The variables and node flags that make this side differ, for headers and JSON. */
   envShown: Record<string, string>;
   nodeArgs: string[];
@@ -63,6 +74,8 @@ export interface ResolvedSide {
 
 export interface ResolvedSides {
   sides: [ResolvedSide, ResolvedSide];
+  /** What the result must say about the sides themselves (an A/A run on purpose, one Node version from two binaries). */
+  warnings: Warning[];
   /** Removes worktrees. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -73,8 +86,6 @@ export interface ResolveDeps {
   /** Progress of the preparation (worktree, install, Node download). */
   onProgress: (message: string, fraction?: number) => void;
 }
-
-const isNodeCommand = (word: string) => /^node(\.exe)?$/i.test(path.basename(word)) || word === process.execPath;
 
 /**
  * The command as one side runs it: a leading `node` replaced by the side's runtime (and the runtime's
@@ -118,8 +129,84 @@ function labels(specs: [SideSpec, SideSpec], resolved: Array<Omit<ResolvedSide, 
   return [a.label ?? derived[0], b.label ?? derived[1]];
 }
 
+/** The first `node` on a PATH, as a real path (what a side without a runtime of its own starts). */
+function nodeOnPath(searchPath: string | undefined): string | null {
+  const names = process.platform === 'win32' ? ['node.exe'] : ['node'];
+  for (const dir of (searchPath ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const name of names) {
+      const file = path.join(dir, name);
+      try { fs.accessSync(file, fs.constants.X_OK); if (fs.statSync(file).isFile()) return realPath(file); } catch { /* next */ }
+    }
+  }
+  return null;
+}
+
+/** A word of the command as the worktree's: an absolute path (also `--flag=/path`) inside the repository moves there. */
+function commandWordIn(word: string, wt: Worktree): string {
+  const flag = /^(-[^=]+=)(.+)$/.exec(word);
+  if (flag && path.isAbsolute(flag[2])) return `${flag[1]}${inWorktree(flag[2], wt)}`;
+  return inWorktree(word, wt);
+}
+
+const LINKS_SHOWN = 4;
+
+/** How a revision's dependencies were provided, in words: the plan, and which workspace packages are the revision's. */
+function dependenciesText(plan: DependencyPlan, provided: ProvidedDependencies): string {
+  const head = plan.action === 'install' ? `installed (${plan.reason}: ${plan.command?.join(' ')})`
+    : plan.action === 'reuse' ? `reused the working tree's node_modules (${plan.reason})`
+      : plan.action === 'copy' ? `copied the working tree's node_modules, so --prepare writes only into the revision's (${plan.reason})`
+        : plan.reason;
+  const links = provided.relinked.map((r) => `${r.link} → ${r.target}`);
+  const shown = links.length > LINKS_SHOWN ? [...links.slice(0, LINKS_SHOWN), `${links.length - LINKS_SHOWN} more`] : links;
+  const absent = provided.absent.length ? `; not in the revision: ${provided.absent.join(', ')}` : '';
+  return `${head}${shown.length ? `; workspace packages from the revision: ${shown.join(', ')}` : ''}${absent}`;
+}
+
 /**
- * Resolves both sides. A runtime named by version is looked up once for both sides. On failure or
+ * Before anything is checked out: the commit each `base` names, and whether the sides can differ at
+ * all. Sides that would run the same files on the same node with the same settings are refused, and so
+ * is a revision whose command file lies outside the repository (the revision cannot change it) — unless
+ * `allowSame`, when the result says so instead.
+ */
+async function checkBeforeCheckout(
+  target: CommonTarget, specs: [SideSpec, SideSpec],
+  ctx: { repoRoot: string | undefined; state: { head: string | null; dirty: boolean | null }; runtimes: Array<NodeRuntime | undefined>; allowSame: boolean },
+): Promise<{ commits: Array<string | undefined>; warnings: Warning[] }> {
+  const { repoRoot, state } = ctx;
+  const commits: Array<string | undefined> = [];
+  for (const spec of specs) {
+    if (spec.base === undefined) { commits.push(undefined); continue; }
+    if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${target.cwd} is not inside a git repository.`);
+    commits.push(await resolveCommit(repoRoot, spec.base));
+  }
+  const identity = async (i: number): Promise<SideIdentity> => {
+    const spec = specs[i];
+    const runtime = ctx.runtimes[i];
+    const node = runtime ? realPath(runtime.path) : nodeOnPath(spec.env?.PATH ?? target.env?.PATH ?? process.env.PATH);
+    const base = { node, nodeVersion: runtime?.version ?? null, env: { ...spec.env }, nodeArgs: spec.nodeArgs ?? [] };
+    const sha = commits[i];
+    if (sha) return { ...base, code: `tree ${await treeOf(repoRoot!, sha)}`, codeText: `--base ${spec.base} (${sha.slice(0, 7)})` };
+    if (!repoRoot || !state.head) return { ...base, code: `folder ${realPath(target.cwd)}`, codeText: 'the working tree' };
+    if (state.dirty) return { ...base, code: 'working tree with changes', codeText: `the working tree (${state.head.slice(0, 7)} + uncommitted changes)` };
+    return { ...base, code: `tree ${await treeOf(repoRoot, state.head)}`, codeText: `the working tree (${state.head.slice(0, 7)}, no uncommitted changes)` };
+  };
+  const warnings = checkSidesDiffer(specs, [await identity(0), await identity(1)], ctx.allowSame);
+  if (repoRoot && commits.some(Boolean)) {
+    // The file the command starts must be the revision's: one outside the repository is the same file on both sides.
+    const entry = entryFile(target.command, target.cwd);
+    if (entry && !inPackage(entry) && repositoryRelative(repoRoot, entry) === undefined) {
+      const message = `${entry}, the file the command starts, is outside the repository ${repoRoot}, so --base cannot check out another version of it: both sides would run that one file.`;
+      if (!ctx.allowSame) throw invalidOption(`${message} Run a file inside the repository (its path through a symlink is fine), or, if that file loads the revision's code from its working folder, add --allow-same-sides.`);
+      warnings.push({ code: 'ENTRY_OUTSIDE_REPOSITORY', message: `${message} Only what it loads from the side's folder differs (--allow-same-sides).` });
+    }
+  }
+  return { commits, warnings };
+}
+
+/**
+ * Resolves both sides. A runtime named by version is looked up once for both sides. Sides that cannot
+ * differ are refused before anything is checked out (checkBeforeCheckout). Paths are matched by their
+ * real location, so a folder reached through a symlink runs the revision too. On failure or
  * cancellation every worktree made so far is removed before the error propagates.
  */
 export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideSpec], deps: ResolveDeps): Promise<ResolvedSides> {
@@ -140,33 +227,41 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
     };
     const repoRoot = await repositoryRoot(target.cwd);
     const state = repoRoot ? await workingTreeState(target.cwd) : { head: null, dirty: null };
+    const allowSame = target.allowSameSides === true;
+
+    // What each side runs, known before anything is checked out or installed.
+    const sideRuntimes = [await runtimeFor(specs[0].node), await runtimeFor(specs[1].node)];
+    const { commits, warnings } = await checkBeforeCheckout(target, specs, { repoRoot, state, runtimes: sideRuntimes, allowSame });
+
     const resolved: Array<Omit<ResolvedSide, 'label'>> = [];
     for (const [i, spec] of specs.entries()) {
       throwIfCancelled(deps.token);
       const key: SideKey = i === 0 ? 'a' : 'b';
-      const runtime = await runtimeFor(spec.node);
+      const runtime = sideRuntimes[i];
       const nodeArgs = spec.nodeArgs ?? [];
       let cwd = target.cwd;
       let command = target.command;
       let gitRev: string | null = state.head;
       let gitDirty: boolean | null = state.dirty;
       let projectRoot: string | undefined = repoRoot;
-      let dependencies: string | undefined;
+      let dependencies = repoRoot ? 'the working tree\'s own (nothing reused)' : 'the folder\'s own (nothing reused)';
+      let worktree: Worktree | undefined;
       if (spec.base !== undefined) {
-        if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${target.cwd} is not inside a git repository.`);
         deps.onProgress(`Checking out ${spec.base} in a temporary git worktree`);
-        const wt = await checkoutRevision(target.cwd, spec.base, deps.logger);
+        const wt = await checkoutRevision(target.cwd, commits[i]!, deps.logger);
         worktrees.push(wt);
+        worktree = wt;
         cwd = inWorktree(target.cwd, wt);
-        command = target.command.map((word) => inWorktree(word, wt));
+        command = target.command.map((word) => commandWordIn(word, wt));
         gitRev = wt.sha;
         gitDirty = false;
         projectRoot = wt.root;
-        const plan = planDependencies(repoRoot, wt.root, path.relative(repoRoot, target.cwd));
-        dependencies = plan.action === 'install' ? `installed (${plan.reason}: ${plan.command?.join(' ')})` : plan.action === 'reuse' ? `reused the working tree's node_modules (${plan.reason})` : plan.reason;
-        deps.onProgress(plan.action === 'install' ? `Installing the dependencies of ${spec.base}: ${plan.reason}, running ${plan.command?.join(' ')}` : `Dependencies of ${spec.base}: ${dependencies}`);
+        const plan = planDependencies(wt.repoRoot, wt.root, path.relative(wt.root, cwd), { writable: target.prepare !== undefined });
+        deps.onProgress(plan.action === 'install' ? `Installing the dependencies of ${spec.base}: ${plan.reason}, running ${plan.command?.join(' ')}`
+          : plan.action === 'copy' ? `Copying node_modules for ${spec.base} (--prepare may write into them)` : `Dependencies of ${spec.base}: ${plan.reason}`);
+        const provided = await provideDependencies(plan, wt.repoRoot, wt.root, deps);
+        dependencies = dependenciesText(plan, provided);
         deps.logger.info(`Dependencies of ${spec.base}: ${dependencies}`);
-        await provideDependencies(plan, repoRoot, wt.root, deps);
       }
       const env = { ...target.env, ...spec.env };
       const run = sideCommand(command, env, runtime, nodeArgs);
@@ -174,15 +269,32 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
         deps.onProgress(`Preparing ${spec.base ?? 'the working tree'}: ${target.prepare}`);
         await runLogged([target.prepare], cwd, { ...deps, shell: true });
       }
+      // After the prepare, which may build the file the command starts.
+      const entry = entryFile(run.command, cwd);
+      if (worktree && entry && !inPackage(entry) && repositoryRelative(realPath(worktree.root), entry) === undefined && !allowSame) {
+        throw invalidOption(`Side ${key.toUpperCase()} would start ${entry}, which is not in the worktree of ${spec.base} (${realPath(worktree.root)}): it would not run the revision. Run the command with a path inside the repository.`);
+      }
+      const nodePath = runtime ? realPath(runtime.path) : nodeOnPath(run.env.PATH ?? process.env.PATH);
       resolved.push({
         key, command: run.command, cwd, env: run.env, runtime, expectedNodeVersion: runtime ? withV(runtime.version) : undefined,
-        gitRev, gitDirty, projectRoot, dependencies, envShown: { ...spec.env }, nodeArgs,
+        gitRev, gitDirty, projectRoot, dependencies, entry, nodePath, envShown: { ...spec.env }, nodeArgs,
       });
     }
     const [la, lb] = labels(specs, resolved);
-    return { sides: [{ ...resolved[0], label: la }, { ...resolved[1], label: lb }], dispose };
+    const sides: [ResolvedSide, ResolvedSide] = [{ ...resolved[0], label: la }, { ...resolved[1], label: lb }];
+    for (const side of sides) deps.logger.info(sideSummary(side));
+    return { sides, warnings, dispose };
   } catch (err) {
     await dispose();
     throw err;
   }
+}
+
+/**
+ * One line per side for the log (CLI --verbose, VS Code's output channel, where it stays after the
+ * tooltip is gone): what proves what the side ran.
+ */
+function sideSummary(side: ResolvedSide): string {
+  const git = side.gitRev ? `git ${side.gitRev.slice(0, 10)}${side.gitDirty ? ' + uncommitted changes' : ''}` : 'not in git';
+  return `Side ${side.key.toUpperCase()} "${side.label}": runs ${side.entry ?? '(no file named by the command)'} in ${side.cwd}; ${git}; node ${side.nodePath ?? '(not found on PATH)'}; dependencies: ${side.dependencies}`;
 }

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { invalidOption } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { git, repositoryRoot } from './git';
+import { git, repositoryRoot, unknownRevisionMessage } from './git';
+import { repositoryRelative } from './paths';
 
 /** A revision checked out in a temporary `git worktree`, removed again by `remove()`. */
 export interface Worktree {
@@ -20,7 +21,7 @@ export interface Worktree {
 export async function resolveCommit(repoRoot: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw invalidOption(`--base ${rev}: a revision cannot start with '-'.`);
   const sha = await git(['rev-parse', '--verify', '-q', `${rev}^{commit}`], repoRoot).then((s) => s.trim(), () => '');
-  if (!sha) throw invalidOption(`--base ${rev}: git knows no such commit in ${repoRoot}. Use a commit id, tag or branch, e.g. --base HEAD~1 or --base main.`);
+  if (!sha) throw invalidOption(await unknownRevisionMessage(repoRoot, rev));
   return sha;
 }
 
@@ -53,9 +54,9 @@ export async function checkoutRevision(cwd: string, rev: string, logger: Logger)
   };
 }
 
-/** A path inside the repository, as the same path inside the worktree; other paths unchanged. */
+/** A path inside the repository (also through a symlink), as the same path inside the worktree; other paths unchanged. */
 export function inWorktree(file: string, wt: Pick<Worktree, 'root' | 'repoRoot'>): string {
   if (!path.isAbsolute(file)) return file;
-  const rel = path.relative(wt.repoRoot, file);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(wt.root, rel);
+  const rel = repositoryRelative(wt.repoRoot, file);
+  return rel === undefined ? file : path.join(wt.root, rel);
 }

@@ -56,6 +56,8 @@ export interface CompareRequest {
   name: string;
   /** Collect V8's signals in the profile runs (default true). */
   v8?: boolean;
+  /** Run even when both sides resolve to the same code, node and settings (an A/A comparison on purpose). */
+  allowSameSides?: boolean;
 }
 
 /** One side as the JSON documents it. */
@@ -71,8 +73,14 @@ export interface CompareSide {
   env: Record<string, string>;
   nodeArgs: string[];
   cwd: string;
-  /** For a revision from a worktree: how its dependencies were provided. */
-  dependencies?: string;
+  /** How the side's dependencies were provided (a revision's reused, copied or installed; the working tree's own). */
+  dependencies: string;
+  /** The real path of the file the command starts; null when the command line names none. */
+  entry: string | null;
+  /** The node binary the side ran (real path). */
+  nodePath: string | null;
+  /** The side's tree: the repository or the revision's temporary worktree. */
+  root: string | null;
 }
 
 export interface CompareComparison extends Comparison {
@@ -135,7 +143,8 @@ function intervalText(state: InterleaveState, primary: string, target: number): 
 function sideJson(side: ResolvedSide, nodeVersion: string | null): CompareSide {
   return {
     key: side.key, label: side.label, command: side.command, nodeVersion, gitRev: side.gitRev, gitDirty: side.gitDirty,
-    env: side.envShown, nodeArgs: side.nodeArgs, cwd: side.cwd, ...(side.dependencies ? { dependencies: side.dependencies } : {}),
+    env: side.envShown, nodeArgs: side.nodeArgs, cwd: side.cwd, dependencies: side.dependencies, entry: side.entry, nodePath: side.nodePath,
+    root: side.projectRoot ?? null,
   };
 }
 
@@ -167,7 +176,7 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
   // Of the whole command: preparing ~5%, the pairs ~80% (or all but the profiles), profiling the rest.
   const span = { prepare: 0.05, pairs: profile ? 0.8 : 0.95 };
 
-  const resolved = await resolveSides({ command: request.command, cwd: request.cwd, env: request.env, prepare: request.prepare }, request.sides, {
+  const resolved = await resolveSides({ command: request.command, cwd: request.cwd, env: request.env, prepare: request.prepare, allowSameSides: request.allowSameSides }, request.sides, {
     token, logger,
     onProgress: (message, fraction) => report({ stage: 'preparing', message, fraction: span.prepare * (fraction ?? 0) }),
   });
@@ -227,6 +236,7 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
     const set = outcome.comparison;
     const values = (key: SideKey) => outcome.runs.filter((r) => r.side === key).map((r) => r.values[primary]);
     const warnings: Warning[] = [
+      ...resolved.warnings,
       ...(request.mode === 'http' ? nodeEnvWarnings(resolved.sides, nodeEnvs) : []),
       ...comparisonWarnings({
         set, primary,

@@ -27,7 +27,27 @@ export interface LeakCrashStatus {
 }
 
 /** What the status bar says about each side of a comparison (labels are the user's own words). */
-export interface CompareSideSummary { label: string; nodeVersion: string | null; gitRev: string | null }
+export interface CompareSideSummary {
+  label: string;
+  nodeVersion: string | null;
+  gitRev: string | null;
+  /** What proves what the side ran: its folder, the file the command starts, the node binary, its dependencies. */
+  cwd?: string;
+  entry?: string | null;
+  nodePath?: string | null;
+  dependencies?: string;
+}
+
+/** "**A** ran `server.js` in `/tmp/hotpath-base-…` · node `/usr/bin/node` · dependencies: …" — program text in code spans. */
+function sideProof(name: string, x: CompareSideSummary): string[] {
+  if (x.cwd === undefined) return [];
+  const parts = [
+    `**${name}** ran ${x.entry ? mdCode(x.entry) : 'a command that names no file'} in ${mdCode(x.cwd)}`,
+    ...(x.nodePath ? [`node ${mdCode(x.nodePath)}`] : []),
+    ...(x.dependencies ? [`dependencies: ${mdEscape(x.dependencies)}`] : []),
+  ];
+  return ['', parts.join(' · ')];
+}
 
 export type StatusTone = 'faster' | 'slower' | 'neutral';
 
@@ -98,6 +118,8 @@ function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): Rendered
     `**Hotpath: compare** — ${c.verdict === 'no-significant-change' ? 'no significant change between A and B' : `B is ${VERDICT_TEXT[c.verdict]} than A${c.moved.length ? ` (${mdEscape(movedText(c))} moved)` : ''}`}`,
     '',
     `${side('A', a)} · ${side('B', b)}`,
+    ...sideProof('A', a),
+    ...sideProof('B', b),
     '',
     ...metricsTable(c, ['A', 'B']),
     '',

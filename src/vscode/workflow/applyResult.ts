@@ -165,8 +165,9 @@ function leakCrashed(ctx: ApplyContext, name: string, l: LeakSummary, warningNot
 async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNote: string, notify: boolean): Promise<string> {
   const [a, b] = result.sides;
   const c = result.comparison;
+  const summaryOf = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, cwd: s.cwd, entry: s.entry, nodePath: s.nodePath, dependencies: s.dependencies });
   ctx.session.setStatus({
-    kind: 'compared', sides: [{ label: a.label, nodeVersion: a.nodeVersion, gitRev: a.gitRev }, { label: b.label, nodeVersion: b.nodeVersion, gitRev: b.gitRev }],
+    kind: 'compared', sides: [summaryOf(a), summaryOf(b)],
     comparison: c, warnings: result.warnings.map((w) => w.message), hasFlamegraph: result.profiles !== undefined,
   });
   if (result.profiles) {

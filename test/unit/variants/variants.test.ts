@@ -40,15 +40,44 @@ describe('comparison sides', () => {
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
     const write = (file: string, text: string) => { fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true }); fs.writeFileSync(path.join(dir, file), text); };
 
-    it('reuses the working tree\'s node_modules (symlinked) when the lock file is the same', async () => {
+    it('reuses the working tree\'s node_modules (each package linked) when the lock file is the same', async () => {
       for (const t of ['work', 'wt']) { write(`${t}/package.json`, '{}'); write(`${t}/package-lock.json`, '{"lockfileVersion":3}'); }
       write('work/node_modules/express/index.js', '');
       const plan = planDependencies(path.join(dir, 'work'), path.join(dir, 'wt'), '');
       assert.equal(plan.action, 'reuse');
       assert.match(plan.reason, /package-lock\.json is the same in both trees/);
       await provideDependencies(plan, path.join(dir, 'work'), path.join(dir, 'wt'), { token: neverCancelled, logger: silentLogger });
-      assert.ok(fs.lstatSync(path.join(dir, 'wt/node_modules')).isSymbolicLink());
+      assert.ok(fs.lstatSync(path.join(dir, 'wt/node_modules/express')).isSymbolicLink());
       assert.ok(fs.existsSync(path.join(dir, 'wt/node_modules/express/index.js')));
+      // A side that runs --prepare gets a copy instead.
+      assert.equal(planDependencies(path.join(dir, 'work'), path.join(dir, 'wt'), '', { writable: true }).action, 'copy');
+    });
+
+    it('says why it installs, truthfully: no node_modules to reuse, another kind of lock file, none in the revision', () => {
+      const work = path.join(dir, 'work');
+      const wt = path.join(dir, 'wt');
+      for (const t of ['work', 'wt']) { write(`${t}/package.json`, '{}'); write(`${t}/package-lock.json`, '{"lockfileVersion":3}'); }
+      // The same lock file, but nothing installed in the working tree: not "differs".
+      const same = planDependencies(work, wt, '');
+      assert.equal(same.action, 'install');
+      assert.equal(same.reason, 'package-lock.json is the same in both trees, but the working tree has no node_modules to reuse');
+      assert.deepEqual(same.command, ['npm', 'ci', '--no-audit', '--no-fund']);
+      // The revision used yarn, the working tree npm: the revision's own package manager installs it.
+      fs.rmSync(path.join(wt, 'package-lock.json'));
+      write('wt/yarn.lock', '# yarn');
+      write('work/node_modules/x/index.js', '');
+      const kinds = planDependencies(work, wt, '');
+      assert.equal(kinds.reason, 'the revision has yarn.lock, the working tree package-lock.json');
+      assert.deepEqual(kinds.command, ['yarn', 'install', '--frozen-lockfile']);
+      // No lock file in the revision: its package.json's packageManager decides.
+      fs.rmSync(path.join(wt, 'yarn.lock'));
+      write('wt/package.json', JSON.stringify({ packageManager: 'pnpm@9.1.0' }));
+      const none = planDependencies(work, wt, '');
+      assert.equal(none.reason, 'the revision has no lock file at the repository root (the working tree has package-lock.json)');
+      assert.deepEqual(none.command, ['pnpm', 'install']);
+      // Only the revision has one.
+      const back = planDependencies(wt, work, '');
+      assert.equal(back.reason, 'the working tree has no lock file at the repository root (the revision has package-lock.json)');
     });
 
     it('installs with the lock file\'s package manager when it differs (the monorepo root\'s lock decides)', () => {
