@@ -5,7 +5,6 @@
  */
 import * as fs from 'node:fs';
 import { neverCancelled, throwIfCancelled } from '../common/cancellation';
-import { invalidOption } from '../common/errors';
 import { pprofBytes, pprofModel } from '../pprof/load';
 import { isGzip } from '../pprof/gunzip';
 import { isZeroXJson, readZeroXFolder, zeroXModel } from '../zeroX/load';
@@ -55,9 +54,5 @@ export async function readProfileModel(file: string, options: ModelOptions): Pro
 
 function jsonModel(buf: Buffer, length: number, source: string, options: ModelOptions): Promise<ProfileModel> | ProfileModel {
   if (isZeroXJson(buf, length)) return zeroXModel(JSON.parse(buf.toString('utf8', 0, length)), { source, thread: options.thread, pathMap: options.pathMap });
-  if (options.sampleType !== undefined || options.labels?.length) {
-    // Options of pprof profiles mean nothing for a .cpuprofile: say so rather than ignore them.
-    throw invalidOption(`${source} is a .cpuprofile: --sample-type and --label apply to pprof profiles only.`);
-  }
   return modelFromBuffer(buf, length, source, options.thread);
 }
