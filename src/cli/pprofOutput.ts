@@ -21,7 +21,7 @@ export function amount(origin: ProfileOrigin | undefined, value: number): string
   return formatMs(value / 1000);
 }
 
-export const FUNCTION_LEVEL_NOTE = 'function-level profile: its frames carry only their function\'s start line, so time is shown per function (CodeLens), never on lines';
+export const FUNCTION_LEVEL_NOTE = 'function-level profile: its frames carry only their function\'s start line, so amounts are shown per function (CodeLens), never on lines';
 
 export function originBlock(model: ProfileModel, cwd: string): string {
   const o = model.origin;
