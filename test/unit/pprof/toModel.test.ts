@@ -10,6 +10,8 @@ import { attributeProfile, attributedLines, rankAttributedHotspots } from '../..
 import { buildAnnotations } from '../../../src/core/annotate';
 import { loadProfile } from '../../../src/core/profile';
 import { frameName, pyroscopeName } from '../../../src/core/pprof/names';
+import { loadEditorProfile } from '../../../src/core/workflow/editorProfile';
+import { codeLensText } from '../../../src/vscode/annotations/format';
 import { gzipPprof, type ProfileSpec } from '../../helpers/pprofBuilder';
 
 describe('pprof → model', function () {
@@ -97,6 +99,19 @@ describe('pprof → model', function () {
     assert.deepEqual(fileAnn.functions.map((f) => [f.function, f.line]), [['hot', 1], ['main', 6]]);
     assert.deepEqual(fileAnn.lines, []);
     assert.equal(annotations.granularity, 'functions');
+    assert.match(codeLensText(fileAnn.functions[0], undefined, false, true), / · function-level profile$/);
+  });
+
+  it('the editor: a heap profile gets allocation labels and a bytes flamegraph, never CPU time labels', async () => {
+    fs.writeFileSync(path.join(dir, 'alloc.js'), 'function makeRows() {\n  return [];\n}\n');
+    const file = path.join(dir, 'heap-editor.pb.gz');
+    fs.writeFileSync(file, gzipPprof({ types: [['inuse_objects', 'count'], ['inuse_space', 'bytes']], samples: [{ stack: [{ name: 'makeRows', file: path.join(dir, 'alloc.js'), line: 1 }], values: [100, 1_000_000] }] }));
+    const view = await loadEditorProfile({ file, maxFunctions: 10, pathMap: { roots: [dir] } });
+    assert.equal(view.annotations.files.size, 0);
+    assert.deepEqual(view.hotspots, []);
+    assert.equal(view.payload.meta.unit, 'bytes');
+    const allocations = view.runtime?.get(path.join(dir, 'alloc.js'))?.allocations ?? [];
+    assert.deepEqual(allocations.map((a) => [a.function, a.line, a.bytes]), [['makeRows', 1, 1_000_000]]);
   });
 
   it('a line-level profile: leaf lines are line heat, caller lines carry the call\'s inclusive time', async () => {
