@@ -29,7 +29,7 @@ export interface DecodedPprof {
   sampleCount: number;
   /** Per sample s: location ids `locIds[sampleLocStart[s] .. sampleLocStart[s+1])`, leaf first. */
   sampleLocStart: Int32Array;
-  locIds: Float64Array;
+  locIds: Int32Array;
   /** Per sample s: `values[sampleValueStart[s] .. sampleValueStart[s+1])`, one per sample type. */
   sampleValueStart: Int32Array;
   values: Float64Array;
@@ -183,6 +183,22 @@ class Reader {
     while (this.pos < stop) out.push(this.varint(stop, inside));
   }
 
+  /** Location ids of a sample (uint64 in the proto; every producer numbers them from 1). */
+  repeatedIds(wire: number, end: number, inside: string, out: IndexList): void {
+    const push = (v: number) => {
+      if (v < 0 || v > MAX_INDEX) this.fail(`${inside} names location ${v}, an id beyond the 2^31 Hotpath reads`);
+      out.push(v);
+    };
+    if (wire === Wire.Varint) {
+      push(this.varint(end, inside));
+      return;
+    }
+    if (wire !== Wire.Len) this.fail(`${inside} at byte ${this.pos} has wire type ${wire}, not a number list`);
+    const [start, stop] = this.span(end, inside);
+    this.pos = start;
+    while (this.pos < stop) push(this.varint(stop, inside));
+  }
+
   expect(wire: number, want: number, inside: string): void {
     if (wire !== want) this.fail(`${inside} at byte ${this.pos} has wire type ${wire} where profile.proto has ${want}`);
   }
@@ -197,7 +213,7 @@ export function decodePprof(buf: Uint8Array, source: string): DecodedPprof {
   const strLength = new IndexList(1024);
   const sampleTypes: ValueTypeIndex[] = [];
   const sampleLocStart = new IndexList(1024);
-  const locIds = new NumberList(4096);
+  const locIds = new IndexList(4096);
   const sampleValueStart = new IndexList(1024);
   const values = new NumberList(2048);
   const sampleLabelStart = new IndexList(1024);
@@ -251,7 +267,7 @@ export function decodePprof(buf: Uint8Array, source: string): DecodedPprof {
       const tag = r.varint(stop, inside);
       const field = tag >>> 3;
       const wire = tag & 7;
-      if (field === 1) r.repeated(wire, stop, inside, locIds);
+      if (field === 1) r.repeatedIds(wire, stop, inside, locIds);
       else if (field === 2) r.repeated(wire, stop, inside, values);
       else if (field === 3) {
         r.expect(wire, Wire.Len, inside);

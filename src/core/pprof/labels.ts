@@ -46,9 +46,20 @@ export function labelValue(d: DecodedPprof, k: number): string {
   return unit ? `${d.labelNum[k]} ${unit}` : String(d.labelNum[k]);
 }
 
+/** Per label key: amounts by value, keyed without decoding (a string's table index, or the number itself). */
+interface KeyTotals {
+  key: string;
+  byString: Map<number, number>;
+  byNumber: Map<number, number>;
+  /** The unit of the key's numeric values (string index; 0: none). */
+  numUnit: number;
+  distinct: number;
+  total: number;
+}
+
 export class LabelIndex {
   private readonly wanted = new Map<string, Set<string>>();
-  private readonly byKey = new Map<number, { key: string; amounts: Map<string, number>; distinct: number; total: number }>();
+  private readonly byKey = new Map<number, KeyTotals>();
   private total = 0;
 
   constructor(private readonly d: DecodedPprof, filters: LabelFilter[]) {
@@ -79,21 +90,28 @@ export class LabelIndex {
     return matched === this.wanted.size;
   }
 
-  /** Counts sample s (already kept) with `amount` toward each of its labels' values. */
+  /**
+   * Counts sample s (already kept) with `amount` toward each of its labels' values. Runs once per sample
+   * (millions in a fleet profile): values are keyed as they are stored, turned into text only for the
+   * breakdown, and a key past MAX_TRACKED distinct values (span ids, timestamps) is only counted.
+   */
   add(s: number, amount: number): void {
     const d = this.d;
     this.total += amount;
     for (let k = d.sampleLabelStart[s]; k < d.sampleLabelStart[s + 1]; k++) {
       const keyIndex = d.labelKey[k];
-      let entry = this.byKey.get(keyIndex);
-      if (!entry) this.byKey.set(keyIndex, (entry = { key: d.string(keyIndex, 'a label key'), amounts: new Map(), distinct: 0, total: 0 }));
-      entry.total += amount;
-      const value = labelValue(d, k);
-      const before = entry.amounts.get(value);
-      if (before !== undefined) entry.amounts.set(value, before + amount);
+      let e = this.byKey.get(keyIndex);
+      if (!e) this.byKey.set(keyIndex, (e = { key: d.string(keyIndex, 'a label key'), byString: new Map(), byNumber: new Map(), numUnit: d.labelNumUnit[k], distinct: 0, total: 0 }));
+      e.total += amount;
+      if (e.distinct >= MAX_TRACKED) continue;
+      const str = d.labelStr[k];
+      const map = str > 0 ? e.byString : e.byNumber;
+      const value = str > 0 ? str : d.labelNum[k];
+      const before = map.get(value);
+      if (before !== undefined) map.set(value, before + amount);
       else {
-        entry.distinct++;
-        if (entry.amounts.size < MAX_TRACKED) entry.amounts.set(value, amount);
+        map.set(value, amount);
+        e.distinct++;
       }
     }
   }
@@ -101,12 +119,20 @@ export class LabelIndex {
   /** Labels that say something (a few values, each a visible share) first; identifiers (span ids) last. */
   breakdown(): LabelBreakdown[] {
     const total = this.total || 1;
-    const rows = [...this.byKey.values()].map((e) => ({
-      key: e.key,
-      distinct: e.distinct,
-      coveragePct: Math.round((1000 * e.total) / total) / 10,
-      values: [...e.amounts].sort((a, b) => b[1] - a[1]).slice(0, MAX_SHOWN).map(([value, amount]) => ({ value, amount, pct: Math.round((1000 * amount) / total) / 10 })),
-    }));
+    const d = this.d;
+    const rows = [...this.byKey.values()].map((e) => {
+      const unit = e.numUnit > 0 ? ` ${d.string(e.numUnit, 'a label unit')}` : '';
+      const values = [
+        ...[...e.byString].map(([i, amount]) => [d.string(i, 'a label'), amount] as const),
+        ...[...e.byNumber].map(([n, amount]) => [`${n}${unit}`, amount] as const),
+      ];
+      return {
+        key: e.key,
+        distinct: e.distinct,
+        coveragePct: Math.round((1000 * e.total) / total) / 10,
+        values: values.sort((a, b) => b[1] - a[1]).slice(0, MAX_SHOWN).map(([value, amount]) => ({ value, amount, pct: Math.round((1000 * amount) / total) / 10 })),
+      };
+    });
     rows.sort((a, b) => (a.distinct > 100 ? 1 : 0) - (b.distinct > 100 ? 1 : 0) || b.coveragePct - a.coveragePct || a.key.localeCompare(b.key));
     return rows.slice(0, MAX_KEYS);
   }

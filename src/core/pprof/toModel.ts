@@ -260,8 +260,20 @@ export function pprofToModel(d: DecodedPprof, options: PprofModelOptions): Profi
     tickWeight.data[t] += w;
   };
 
-  // Stacks repeat (one sample per stack and label set): a stack's walk is done once.
-  const stackMemo = new Map<string, { node: number; line: number }>();
+  // Stacks repeat (one sample per stack and label set): a stack's walk is done once. Keyed by a hash of
+  // its location ids, checked against the first sample that had it (no string per sample).
+  const stackMemo = new Map<number, { start: number; end: number; node: number; line: number }[]>();
+  const ids = d.locIds;
+  const memoOf = (start: number, end: number, hash: number) => {
+    const list = stackMemo.get(hash);
+    if (!list) return undefined;
+    outer: for (const m of list) {
+      if (m.end - m.start !== end - start) continue;
+      for (let i = 0; i < end - start; i++) if (ids[m.start + i] !== ids[start + i]) continue outer;
+      return m;
+    }
+    return undefined;
+  };
   let badValueCount = 0;
   let negative = 0;
   let dangling = 0;
@@ -277,8 +289,9 @@ export function pprofToModel(d: DecodedPprof, options: PprofModelOptions): Profi
     if (!labels.matches(s)) { filtered++; continue; }
     const locStart = d.sampleLocStart[s];
     const locEnd = d.sampleLocStart[s + 1];
-    const key = d.locIds.subarray(locStart, locEnd).join(',');
-    let leaf = stackMemo.get(key);
+    let hash = locEnd - locStart;
+    for (let i = locStart; i < locEnd; i++) hash = (Math.imul(hash, 0x01000193) ^ ids[i] ^ (ids[i] / 4294967296)) | 0;
+    let leaf: { node: number; line: number } | undefined = memoOf(locStart, locEnd, hash);
     if (leaf === undefined) {
       frames.length = 0;
       lines.length = 0;
@@ -299,8 +312,11 @@ export function pprofToModel(d: DecodedPprof, options: PprofModelOptions): Profi
         const callLine = lineLevel && i > 0 ? lines[i - 1] : 0;
         node = trie.child(node, frames[i], callLine);
       }
-      leaf = { node, line: frames.length ? lines[frames.length - 1] : 0 };
-      stackMemo.set(key, leaf);
+      const memo = { start: locStart, end: locEnd, node, line: frames.length ? lines[frames.length - 1] : 0 };
+      const list = stackMemo.get(hash);
+      if (list) list.push(memo);
+      else stackMemo.set(hash, [memo]);
+      leaf = memo;
     }
     const amount = w * chosen.scale;
     sampleNode.push(leaf.node);
