@@ -304,7 +304,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
   if (values.diff && subcommand !== 'report') throw invalidOption('--diff works with `hotpath report [--html OUT.html] --diff BEFORE AFTER`.');
   if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two profiles: the one before (or production) and the one after (or local).');
-  if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one profile (.cpuprofile, pprof .pb.gz/.pprof, or a 0x folder).');
+  if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile, pprof profile (.pb.gz, .pprof) or 0x output folder.');
   if (subcommand === 'bench' && files.length !== 1) throw invalidOption('`hotpath bench` takes one benchmark file, e.g. `hotpath bench bench/parse.bench.mjs`.');
   if (subcommand === 'bench' && command.length > 0) throw invalidOption('`hotpath bench FILE` runs the file with node itself: leave out the command after `--`.');
   if (subcommand !== 'report' && subcommand !== 'bench' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);

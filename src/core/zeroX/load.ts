@@ -15,6 +15,7 @@ import { ErrorCode, HotpathError } from '../common/errors';
 import type { Warning } from '../common/warnings';
 import { modelFromRaw } from '../profile/model';
 import { mapPaths, type PathMapOptions } from '../profile/pathMap';
+import { profileNotFound } from '../profile/errors';
 import { readPadded } from '../profile/read';
 import type { RawProfile } from '../profile/scanner';
 import type { ProfileModel } from '../profile/types';
@@ -55,10 +56,10 @@ export async function readZeroXFolder(dir: string, token?: CancellationToken): P
   const logs = entries.filter((e) => /^isolate-.*\.json$/.test(e));
   const candidates = logs.length ? logs : entries.filter((e) => e === 'ticks.json');
   if (!candidates.length) {
-    const hasLog = entries.some((e) => /^isolate-.*\.log$/.test(e));
-    throw invalid(dir, hasLog
-      ? 'it holds V8\'s raw tick log but not its preprocessed JSON (0x writes it when the process exits; run `0x --visualize-only` on the folder, or `node --prof-process --preprocess isolate-….log > isolate-….json`)'
-      : 'it is a directory without an isolate-…json tick log or ticks.json');
+    if (entries.some((e) => /^isolate-.*\.log$/.test(e))) {
+      throw invalid(dir, 'it holds V8\'s raw tick log but not its preprocessed JSON (0x writes it when the process exits; run `0x --visualize-only` on the folder, or `node --prof-process --preprocess isolate-….log > isolate-….json`)');
+    }
+    throw profileNotFound(dir, 'it is a directory, not a file (nor a 0x output folder: it holds no isolate-…json tick log)');
   }
   const sized = candidates.map((e) => ({ file: path.join(dir, e), size: statSize(path.join(dir, e)) })).sort((a, b) => b.size - a.size);
   const file = sized[0].file;
