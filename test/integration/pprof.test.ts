@@ -56,6 +56,7 @@ describe('pprof: real producers and consumers', function () {
     assert.equal(doc.pprof.sampleType.type, 'wall');
     const top = doc.hotspots.find((h: { category: string }) => h.category === 'user');
     assert.equal(top.function, 'hotLoop');
+    assert.equal(top.line, declOf('hotLoop'), 'the producer records no start line: the workspace source gives it (its CodeLens line)');
     assert.equal(doc.lines[0].file, FIXTURE);
     assert.equal(doc.lines[0].line, lineOf('// hot line'), JSON.stringify(doc.lines.slice(0, 3)));
     assert.equal(doc.lines[0].function, 'hotLoop');

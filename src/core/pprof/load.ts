@@ -10,6 +10,7 @@ import type { ProfileModel } from '../profile/types';
 import { decodePprof } from './decode';
 import { gunzipBounded, isGzip } from './gunzip';
 import type { LabelFilter } from './labels';
+import { findStartLines } from './startLines';
 import { pprofToModel } from './toModel';
 
 export interface PprofLoadOptions {
@@ -32,5 +33,8 @@ export async function pprofModel(protobuf: Uint8Array, options: PprofLoadOptions
   const files = new Set<string>();
   for (let f = 0; f < decoded.functionCount; f++) files.add(decoded.string(decoded.functionFilename[f], `function ${decoded.functionId[f]}`));
   const { map, report } = await mapPaths(files, options.pathMap ?? { roots: [process.cwd()] });
-  return pprofToModel(decoded, { source: options.source, thread: options.thread, sampleType: options.sampleType, labels: options.labels, paths: map, pathReport: report });
+  const model = pprofToModel(decoded, { source: options.source, thread: options.thread, sampleType: options.sampleType, labels: options.labels, paths: map, pathReport: report });
+  // Caller lines without start lines (@datadog/pprof `lineNumbers`): the workspace's source places the functions.
+  if (model.origin?.granularity === 'lines') await findStartLines(model);
+  return model;
 }

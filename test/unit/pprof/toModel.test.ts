@@ -127,6 +127,8 @@ describe('pprof → model', function () {
     };
     const model = await load('ll.pb.gz', spec);
     assert.equal(model.origin?.granularity, 'lines');
+    // No start lines in the profile: the workspace source places each function (its CodeLens line).
+    assert.deepEqual(model.functions.filter((f) => f.category === 'user').map((f) => [f.name, f.line]), [['main', 9], ['hot', 2]]);
     const attribution = await attributeProfile(model);
     const lines = attributedLines(model, attribution, { limit: 10 });
     const at = (l: number) => lines.find((x) => x.file === file && x.line === l);
