@@ -23,10 +23,10 @@ function startedAt(file: string, model: ProfileModel): number | undefined {
   try { return fs.statSync(file).mtimeMs - (model.endTime - model.startTime) / 1000; } catch { return undefined; }
 }
 
-async function write(file: string, model: ProfileModel, attribution: Attribution | null | undefined, profilePath: string, cwd: string, labels: Record<string, string | number | null | undefined>): Promise<WrittenPprof> {
+async function write(file: string, model: ProfileModel, attribution: Attribution | null | undefined, profilePath: string, cwd: string, labels: Record<string, string | number | null | undefined>, heap?: { unit: 'bytes'; sampleType: string }): Promise<WrittenPprof> {
   // A comparison keeps no attribution per side: call-site lines are looked up for the export.
   const attr = attribution ?? await attributeProfile(model).catch(() => null);
-  return writePprof(file, model, attr, { labels, startedAtMs: startedAt(profilePath, model), source: profilePath, cwd });
+  return writePprof(file, model, attr, { labels, startedAtMs: startedAt(profilePath, model), source: profilePath, cwd, ...(heap ? { heap } : {}) });
 }
 
 /** Writes the exports a command asked for; returns them for the output (empty when none). */
@@ -36,9 +36,13 @@ export async function exportRecordedProfiles(result: AnyResult, out: string | un
     case 'script': {
       if (!result.profilePath || !result.model) return [];
       const route = result.kind === 'profile' ? (result.loadOptions.routes?.length ? result.loadOptions.routes.map((r) => `${r.method} ${r.path}`).join(', ') : `${result.loadOptions.method} ${result.loadOptions.path}`) : undefined;
-      return [await write(pprofPathFor(result.profilePath, out), result.model, result.attribution, result.profilePath, cwd, {
-        node: result.target.nodeVersion, route, run: path.basename(result.profilePath).replace(/\.cpuprofile$/, ''), mode: result.kind === 'script' ? 'script' : 'load',
-      })];
+      const labels = { node: result.target.nodeVersion, route, run: path.basename(result.profilePath).replace(/\.cpuprofile$/, ''), mode: result.kind === 'script' ? 'script' : 'load' };
+      const written = [await write(pprofPathFor(result.profilePath, out), result.model, result.attribution, result.profilePath, cwd, labels)];
+      // --memory: the allocations too (V8 counted objects the GC already freed: alloc_space), beside the .heapprofile.
+      const heapModel = result.kind === 'profile' ? result.memoryExtras?.allocationModel : undefined;
+      const heapFile = result.kind === 'profile' ? result.memory?.allocations?.heapProfilePath : undefined;
+      if (heapModel && heapFile) written.push(await write(pprofPathFor(heapFile, out ? out.replace(/(\.pb\.gz|\.pprof|\.pb)?$/, '-heap$1') : `${heapFile}.pb.gz`), heapModel, null, result.profilePath, cwd, labels, { unit: 'bytes', sampleType: 'alloc_space' }));
+      return written;
     }
     case 'startup': {
       if (!result.profilePath || !result.model) return [];

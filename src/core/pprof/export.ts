@@ -29,6 +29,8 @@ export interface PprofExportOptions {
   startedAtMs?: number;
   /** What the profile was read from, for the comment. */
   source?: string;
+  /** A heap model that carries no origin (V8's sampling heap profile, `--memory`): its unit and sample type. */
+  heap?: { unit: 'bytes' | 'objects'; sampleType: string };
 }
 
 export interface PprofExport {
@@ -47,7 +49,8 @@ export interface PprofExport {
 /** Integers split like `shares` (largest remainder), summing exactly to `total`. */
 function apportion(total: number, shares: number[]): number[] {
   const sum = shares.reduce((a, b) => a + b, 0);
-  if (sum <= 0 || total <= 0) return shares.map(() => 0);
+  if (total <= 0) return shares.map(() => 0);
+  if (sum <= 0) return shares.map((_, i) => (i === 0 ? total : 0));
   const exact = shares.map((s) => (s * total) / sum);
   const out = exact.map(Math.floor);
   let left = total - out.reduce((a, b) => a + b, 0);
@@ -58,8 +61,8 @@ function apportion(total: number, shares: number[]): number[] {
 
 export function exportPprof(model: ProfileModel, attribution: Attribution | null, options: PprofExportOptions = {}): PprofExport {
   const strings = new StringTable();
-  const unit = model.origin?.unit ?? 'us';
-  const typeName = unit === 'us' ? 'cpu' : model.origin?.sampleType?.type ?? (unit === 'bytes' ? 'alloc_space' : 'alloc_objects');
+  const unit = options.heap?.unit ?? model.origin?.unit ?? 'us';
+  const typeName = unit === 'us' ? 'cpu' : options.heap?.sampleType ?? model.origin?.sampleType?.type ?? (unit === 'bytes' ? 'alloc_space' : 'alloc_objects');
   const sampleTypes = unit === 'objects'
     ? [new ValueType({ type: strings.dedup(typeName), unit: strings.dedup('count') })]
     : [new ValueType({ type: strings.dedup('samples'), unit: strings.dedup('count') }), new ValueType({ type: strings.dedup(typeName), unit: strings.dedup(unit === 'us' ? 'nanoseconds' : 'bytes') })];
@@ -141,7 +144,8 @@ export function exportPprof(model: ProfileModel, attribution: Attribution | null
   const stack: number[] = [];
   for (let v = 0; v < model.nodeCount; v++) {
     const self = nodes.selfUs[v];
-    if (!(self > 0) || v === model.rootIndex) continue;
+    // A sample with no duration (the last one, as V8 times them) still counts as a sample.
+    if ((!(self > 0) && hits[v] === 0) || v === model.rootIndex) continue;
     const f = nodes.func[v];
     if (functions[f].category === 'idle') {
       idleUs += self;
@@ -158,7 +162,7 @@ export function exportPprof(model: ProfileModel, attribution: Attribution | null
       parts.set(line, (parts.get(line) ?? 0) + lines.nodeUs[r]);
       covered += lines.nodeUs[r];
     }
-    if (self - covered > 1e-9) parts.set(startLine[f], (parts.get(startLine[f]) ?? 0) + (self - covered));
+    if (self - covered > 1e-9 || parts.size === 0) parts.set(startLine[f], (parts.get(startLine[f]) ?? 0) + Math.max(0, self - covered));
     const entries = [...parts];
     const counts = apportion(Math.round(hits[v]), entries.map(([, us]) => us));
     entries.forEach(([line, us], i) => {
