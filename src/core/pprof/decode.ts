@@ -183,20 +183,29 @@ class Reader {
     while (this.pos < stop) out.push(this.varint(stop, inside));
   }
 
-  /** Location ids of a sample (uint64 in the proto; every producer numbers them from 1). */
+  /** Location ids of a sample (uint64 in the proto; every producer numbers them from 1). Runs once per id: millions. */
   repeatedIds(wire: number, end: number, inside: string, out: IndexList): void {
-    const push = (v: number) => {
-      if (v < 0 || v > MAX_INDEX) this.fail(`${inside} names location ${v}, an id beyond the 2^31 Hotpath reads`);
-      out.push(v);
-    };
     if (wire === Wire.Varint) {
-      push(this.varint(end, inside));
+      this.pushId(this.varint(end, inside), inside, out);
       return;
     }
     if (wire !== Wire.Len) this.fail(`${inside} at byte ${this.pos} has wire type ${wire}, not a number list`);
     const [start, stop] = this.span(end, inside);
+    const buf = this.buf;
     this.pos = start;
-    while (this.pos < stop) push(this.varint(stop, inside));
+    while (this.pos < stop) {
+      const b = buf[this.pos];
+      // Most ids fit in one byte or two.
+      if (b < 0x80) {
+        this.pos++;
+        out.push(b);
+      } else this.pushId(this.varint(stop, inside), inside, out);
+    }
+  }
+
+  private pushId(v: number, inside: string, out: IndexList): void {
+    if (v < 0 || v > MAX_INDEX) this.fail(`${inside} names location ${v}, an id beyond the 2^31 Hotpath reads`);
+    out.push(v);
   }
 
   expect(wire: number, want: number, inside: string): void {

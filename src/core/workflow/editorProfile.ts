@@ -10,6 +10,7 @@ import { whereLabel } from '../attribution';
 import { allocationLines } from '../memory/sites';
 import type { PathMapOptions } from '../profile/pathMap';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
+import { ErrorCode, HotpathError } from '../common/errors';
 import { buildDiffPayload, buildFlamePayload, type DiffOptions } from '../flame';
 import { loadProfile, type ProfileModel } from '../profile';
 import { addV8FlameExtras } from '../v8/flameExtras';
@@ -77,6 +78,9 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   if (request.before) {
     progress(`Reading ${path.basename(request.before)}`, 0.8);
     before = await loadProfile(request.before, { sourceMaps: true, thread: 'main', token, ...read });
+    if ((before.origin?.unit ?? 'us') !== (model.origin?.unit ?? 'us')) {
+      throw new HotpathError(ErrorCode.InvalidOption, `${path.basename(request.before)} and ${path.basename(request.file)} measure different things (${before.origin?.unit ?? 'time'} and ${model.origin?.unit ?? 'time'}): compare a CPU or wall profile with another, or two heap profiles.`);
+    }
   }
   throwIfCancelled(token, 'Opening the profile');
   progress('Building the flamegraph', 0.9);
