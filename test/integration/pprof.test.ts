@@ -16,6 +16,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, ROOT, runCli } from '../helpers/cli';
+import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findGo } = require('../../scripts/ensure-go.js') as { findGo: () => string | null };
 
@@ -24,9 +25,9 @@ const SOURCE = fs.readFileSync(FIXTURE, 'utf8').split('\n');
 const lineOf = (marker: string) => SOURCE.findIndex((l) => l.includes(marker)) + 1;
 const declOf = (name: string) => SOURCE.findIndex((l) => l.startsWith(`function ${name}(`)) + 1;
 
-function run(args: string[], cwd: string): Promise<void> {
+function run(args: string[], cwd: string, node = process.execPath): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(node, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -34,9 +35,9 @@ function run(args: string[], cwd: string): Promise<void> {
   });
 }
 
-/** Runs the fixture from a copy under `dir` (so its paths are another machine's once `dir` is gone). */
-async function produce(dir: string, mode: string, out: string): Promise<void> {
-  await run([FIXTURE, mode, out], dir);
+/** Runs the fixture (in `dir`) in one of its producer modes. */
+async function produce(dir: string, mode: string, out: string, node?: string): Promise<void> {
+  await run([FIXTURE, mode, out], dir, node);
 }
 
 describe('pprof: real producers and consumers', function () {
@@ -45,9 +46,17 @@ describe('pprof: real producers and consumers', function () {
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-pprof-')); });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('@datadog/pprof wall with line numbers: the hot function and its hot line', async () => {
-    const file = path.join(dir, 'wall.pb.gz');
-    await produce(dir, 'datadog-wall', file);
+  // V8 writes the caller lines: each Node's, so each V8's. (Node 22's V8 samples the hot function on one
+  // line only, so only the source tells this profile has lines.)
+  for (const [major, label] of NODE_MATRIX) {
+    it(`@datadog/pprof wall with line numbers on ${label}: the hot function and its hot line`, async function () {
+      const file = path.join(dir, `wall-${major}.pb.gz`);
+      await produce(dir, 'datadog-wall', file, nodeFor(this, major));
+      await wallReport(file);
+      if (major === '20') fs.copyFileSync(file, path.join(dir, 'wall.pb.gz'));
+    });
+  }
+  async function wallReport(file: string): Promise<void> {
     const r = await runCli(['report', '--json', file], { cwd: APPS });
     assert.equal(r.code, 0, r.stderr);
     const doc = r.json();
@@ -63,7 +72,7 @@ describe('pprof: real producers and consumers', function () {
     // busy's call of hotLoop, from the caller line the profile recorded.
     const call = doc.lines.find((l: { line: number }) => l.line === SOURCE.findIndex((x) => x.includes('total += hotLoop(')) + 1);
     assert.ok(call && call.totalPct > 50, JSON.stringify(doc.lines));
-  });
+  }
 
   it('@datadog/pprof defaults (function level): the hot function at its line, no line heat, said so', async () => {
     const file = path.join(dir, 'default.pb.gz');

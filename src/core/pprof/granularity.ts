@@ -5,10 +5,15 @@
  * function's time on its declaration line: heat that never ran there. So a profile is line-level only on
  * evidence:
  * - functions carry `start_line` (Hotpath's export, Go) and frames sit on other lines; or
- * - without start lines (@datadog/pprof's `lineNumbers: true`): the same function, called from the same
- *   caller location, is sampled on several lines for a real share of the leaf time. In function-level
- *   profiles that happens only when two same-named functions of one file share a caller — rare.
+ * - without start lines (@datadog/pprof's `lineNumbers: true`), where the workspace has the code: the
+ *   frames do not sit on their functions' declaration lines (granularityFromSource);
+ * - else: the same function, called from the same caller location, is sampled on several lines for a real
+ *   share of the leaf time. In function-level profiles that happens only when two same-named functions of
+ *   one file share a caller — rare. (A line-level profile whose hot functions each ran on one line only
+ *   is then read as function-level: less detail, never invented detail.)
  */
+import { lastSegment } from '../attribution/context';
+import { diskSources, type SourceProvider } from '../attribution/sources';
 import type { DecodedPprof } from './decode';
 
 export type Granularity = 'lines' | 'functions';
@@ -62,4 +67,34 @@ function leafLine(d: DecodedPprof, locationIndex: Map<number, number>, id: numbe
   if (l === undefined || d.locationLineStart[l + 1] === d.locationLineStart[l]) return null;
   const k = d.locationLineStart[l];
   return { fn: d.lineFunction[k], line: d.lineLine[k] };
+}
+
+/** Frames checked against the source at most (distinct function and line). */
+const MAX_SOURCE_FRAMES = 400;
+
+/**
+ * The surer test, where the workspace has the code: in a function-level profile every named frame sits on
+ * its function's declaration line; in a line-level one most sit on the line they were running or calling
+ * from. Frames whose function the source does not define by that name are not counted. Undefined when
+ * the source cannot tell (nothing readable, or no clear majority): the statistical test then decides.
+ */
+export async function granularityFromSource(frames: Iterable<{ name: string; file: string; line: number }>, sources: SourceProvider = diskSources()): Promise<Granularity | undefined> {
+  let onDeclaration = 0;
+  let elsewhere = 0;
+  let checked = 0;
+  for (const frame of frames) {
+    if (checked >= MAX_SOURCE_FRAMES) break;
+    if (!frame.name || frame.line <= 0) continue;
+    const file = await sources.file(frame.file).catch(() => undefined);
+    if (!file) continue;
+    const defs = file.definitionsOf(lastSegment(frame.name)).filter((fn) => fn.parent !== -1);
+    if (!defs.length) continue;
+    checked++;
+    if (defs.some((fn) => fn.anchor.line === frame.line || fn.startLine === frame.line)) onDeclaration++;
+    else elsewhere++;
+  }
+  if (checked < 2) return undefined;
+  if (elsewhere >= checked * 0.3) return 'lines';
+  if (onDeclaration >= checked * 0.9) return 'functions';
+  return undefined;
 }

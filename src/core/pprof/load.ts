@@ -7,9 +7,11 @@ import type { CancellationToken } from '../common/cancellation';
 import { throwIfCancelled } from '../common/cancellation';
 import { mapPaths, type PathMapOptions } from '../profile/pathMap';
 import type { ProfileModel } from '../profile/types';
-import { decodePprof } from './decode';
+import { decodePprof, type DecodedPprof } from './decode';
 import { gunzipBounded, isGzip } from './gunzip';
 import type { LabelFilter } from './labels';
+import { granularityFromSource } from './granularity';
+import { frameName } from './names';
 import { findStartLines } from './startLines';
 import { pprofToModel } from './toModel';
 
@@ -33,8 +35,30 @@ export async function pprofModel(protobuf: Uint8Array, options: PprofLoadOptions
   const files = new Set<string>();
   for (let f = 0; f < decoded.functionCount; f++) files.add(decoded.string(decoded.functionFilename[f], `function ${decoded.functionId[f]}`));
   const { map, report } = await mapPaths(files, options.pathMap ?? { roots: [process.cwd()] });
-  const model = pprofToModel(decoded, { source: options.source, thread: options.thread, sampleType: options.sampleType, labels: options.labels, paths: map, pathReport: report });
+  const granularity = hasStartLines(decoded) ? undefined : await granularityFromSource(sourceFrames(decoded, map));
+  const model = pprofToModel(decoded, { source: options.source, thread: options.thread, sampleType: options.sampleType, labels: options.labels, paths: map, pathReport: report, granularity });
   // Caller lines without start lines (@datadog/pprof `lineNumbers`): the workspace's source places the functions.
   if (model.origin?.granularity === 'lines') await findStartLines(model);
   return model;
+}
+
+const hasStartLines = (d: DecodedPprof) => d.functionStartLine.some((l) => l > 0);
+
+/** Distinct (named function, line) frames in files found here, for granularityFromSource. */
+function* sourceFrames(d: DecodedPprof, local: Map<string, string>): Generator<{ name: string; file: string; line: number }> {
+  const index = new Map<number, number>();
+  for (let f = 0; f < d.functionCount; f++) index.set(d.functionId[f], f);
+  const seen = new Set<string>();
+  for (let k = 0; k < d.lineFunction.length; k++) {
+    const f = index.get(d.lineFunction[k]);
+    if (f === undefined) continue;
+    const filename = d.string(d.functionFilename[f], 'a function');
+    const file = local.get(filename);
+    const line = d.lineLine[k];
+    if (!file || !(line > 0)) continue;
+    const key = `${f}:${line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    yield { name: frameName(d.string(d.functionName[f], 'a function'), filename, false).name, file, line };
+  }
 }

@@ -40,6 +40,8 @@ export interface PprofModelOptions {
   /** The profile's file names → local paths, for the files found here (pathMap.ts). */
   paths?: Map<string, string>;
   pathReport?: PathMapReport;
+  /** Lines or functions, when the workspace's source told (granularityFromSource); else detected here. */
+  granularity?: Granularity;
 }
 
 const TWO_32 = 4294967296;
@@ -195,7 +197,7 @@ export function pprofToModel(d: DecodedPprof, options: PprofModelOptions): Profi
     const start = d.sampleValueStart[s];
     return d.sampleValueStart[s + 1] - start === typeCount ? d.values[start + chosen.index] : NaN;
   };
-  const granularity: Granularity = detectGranularity(d, functionIndex, locationIndex, weightOf);
+  const granularity: Granularity = options.granularity ?? detectGranularity(d, functionIndex, locationIndex, weightOf);
   const lineLevel = granularity === 'lines';
 
   // Per line entry of every location: the model function of its frame and the frame's line (-1: left out).
