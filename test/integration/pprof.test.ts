@@ -17,6 +17,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, ROOT, runCli } from '../helpers/cli';
 import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
+import { HOSTILE_NAMES } from '../hostileText';
+import { gzipPprof } from '../helpers/pprofBuilder';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findGo } = require('../../scripts/ensure-go.js') as { findGo: () => string | null };
 
@@ -229,6 +231,22 @@ describe('pprof: real producers and consumers', function () {
       const top = doc.hotspots.find((h: { category: string }) => h.category === 'user');
       assert.deepEqual([top.function, top.file, top.line], ['hotLoop', FIXTURE, declOf('hotLoop')]);
     }
+  });
+
+  it('hostile names, files and label values in a pprof profile reach the terminal only as visible escapes', async () => {
+    // eslint-disable-next-line no-control-regex
+    const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const file = path.join(dir, 'hostile.pb.gz');
+    fs.writeFileSync(file, gzipPprof({
+      types: [['cpu', 'nanoseconds']],
+      samples: HOSTILE_NAMES.map((name, i) => ({ stack: [{ name, file: `/srv/${name}.js`, line: i + 1 }], values: [(i + 1) * 1_000_000], labels: { [name]: name } })),
+    }));
+    const r = await runCli(['report', '--limit', '40', file], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    for (const [i, line] of r.stdout.split('\n').entries()) assert.doesNotMatch(line, RAW, `stdout line ${i + 1}: ${JSON.stringify(line)}`);
+    const json = await runCli(['report', '--json', '--limit', '40', file], { cwd: dir });
+    assert.doesNotMatch(json.stdout, RAW);
+    assert.ok(json.json().hotspots.some((h: { function: string }) => h.function === HOSTILE_NAMES[0]), 'the JSON keeps the exact name');
   });
 
   it('production against local: report --diff matches functions across formats', async () => {
