@@ -7,6 +7,7 @@ import type { SideSpec } from '../core/variants/sides';
 import type { InterleaveSettings } from '../core/workflow/interleave';
 import { DEFAULT_SAMPLING_INTERVAL_BYTES } from '../core/memory/allocationSampler';
 import { checkedName } from '../core/stats/baselineName';
+import { bareFlags, parsePprofArgs, PPROF_OPTIONS, PPROF_USAGE, type PprofArgs } from './pprofArgs';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
@@ -15,8 +16,8 @@ export const USAGE = `Usage:
   hotpath baseline [load options] [--runs N] [--name NAME] [--json] -- <command...>
   hotpath verify   [load options] [--runs N] [--name NAME] [--no-leak] [--json] -- <command...>
   hotpath leak     [load options] [--rung N] [--idle S] [--name NAME] [--json] -- <command...>
-  hotpath report   [--json | --md] [--html OUT.html] <file.cpuprofile>
-  hotpath report   --html OUT.html --diff <before.cpuprofile> <after.cpuprofile>
+  hotpath report   [--json | --md] [--html OUT.html] [--sample-type T] [--label K=V] [--map-path FROM=TO] [--pprof OUT.pb.gz] <profile>
+  hotpath report   [--html OUT.html] --diff <before> <after>       (profiles: .cpuprofile, pprof .pb.gz/.pprof, 0x folder)
   hotpath compare  [variants] [load options | --script] [--pairs N | --target-ci PCT --budget S] [--json] -- <command...>
   hotpath compare  --startup --node A --node B | --base REV [--pairs N] [--json] -- <command...>
   hotpath startup  [--runs N] [--warmup N] [--profile-runs N] [--until exit|listen] [--json] -- <command...>
@@ -115,6 +116,8 @@ Other options:
   --verbose                 log what happens to stderr
   -h, --help                show this help
 
+${PPROF_USAGE}
+
 Exit codes: 0 ok, 1 failed, 2 usage error, 3 verify or compare found a significant regression, 130 interrupted.`;
 
 const OPTIONS = {
@@ -136,6 +139,7 @@ const OPTIONS = {
   'bisect-node': { type: 'string' }, 'bisect-rev': { type: 'string' }, startup: { type: 'boolean' },
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, md: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  ...PPROF_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
 export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench' | 'leak';
@@ -191,6 +195,8 @@ export interface CliArgs {
   alpha?: number;
   /** The arguments as given (to suggest a `hotpath compare` line after a verify). */
   argv: string[];
+  /** Production profiles: sample type, labels, path mappings, pprof export. */
+  pprof: PprofArgs;
 }
 
 export interface CompareArgs {
@@ -283,7 +289,7 @@ function compareArgs(values: Values): CompareArgs {
 
 export function parseCli(rawArgv: string[]): CliArgs {
   const dashdash = rawArgv.indexOf('--');
-  const argv = dashdash === -1 ? joinFlagValues(rawArgv) : [...joinFlagValues(rawArgv.slice(0, dashdash)), ...rawArgv.slice(dashdash)];
+  const argv = dashdash === -1 ? joinFlagValues(bareFlags(rawArgv)) : [...joinFlagValues(bareFlags(rawArgv.slice(0, dashdash))), ...rawArgv.slice(dashdash)];
   const own = dashdash === -1 ? argv : argv.slice(0, argv.indexOf('--'));
   const command = dashdash === -1 ? [] : rawArgv.slice(dashdash + 1);
   let parsed;
@@ -310,9 +316,9 @@ export function parseCli(rawArgv: string[]): CliArgs {
   const subcommand = (values.startup ? 'startup' : sub) as Subcommand;
   if (values.html !== undefined && subcommand !== 'report') throw invalidOption('--html works with `hotpath report` (`hotpath profile` writes the HTML next to the profile).');
   if (values.html !== undefined && values.html.trim() === '') throw invalidOption('--html needs the path of the HTML file to write.');
-  if (values.diff && (subcommand !== 'report' || values.html === undefined)) throw invalidOption('--diff works with `hotpath report --html OUT.html --diff BEFORE.cpuprofile AFTER.cpuprofile`.');
-  if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two .cpuprofile files: the one before and the one after the change.');
-  if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile file.');
+  if (values.diff && subcommand !== 'report') throw invalidOption('--diff works with `hotpath report [--html OUT.html] --diff BEFORE AFTER`.');
+  if (values.diff && files.length !== 2) throw invalidOption('`hotpath report --diff` takes two profiles: the one before (or production) and the one after (or local).');
+  if (subcommand === 'report' && !values.diff && files.length !== 1) throw invalidOption('`hotpath report` takes exactly one .cpuprofile, pprof profile (.pb.gz, .pprof) or 0x output folder.');
   if (subcommand === 'bench' && files.length !== 1) throw invalidOption('`hotpath bench` takes one benchmark file, e.g. `hotpath bench bench/parse.bench.mjs`.');
   if (subcommand === 'bench' && command.length > 0) throw invalidOption('`hotpath bench FILE` runs the file with node itself: leave out the command after `--`.');
   if (subcommand !== 'report' && subcommand !== 'bench' && files.length > 0) throw invalidOption(`Unexpected '${files[0]}': put the app command after \`--\`, e.g. \`hotpath ${subcommand} -- node app.js\`.`);
@@ -408,6 +414,7 @@ export function parseCli(rawArgv: string[]): CliArgs {
     compare,
     alpha,
     argv: rawArgv,
+    pprof: parsePprofArgs(values, subcommand),
   };
 }
 

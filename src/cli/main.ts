@@ -35,6 +35,8 @@ import { checkForLeaks } from '../core/workflow/leakCheck';
 import { readLoadFile } from '../core/load/loadFile';
 import type { LoadOptionsInput } from '../core/load/options';
 import { buildReport, renderMarkdown } from '../core/report';
+import { exportRecordedProfiles } from './pprofExport';
+import { renderPprofWritten, reportExtrasJson, renderProductionReport } from './pprofOutput';
 
 /**
  * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
@@ -81,7 +83,10 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   switch (args.subcommand) {
     case 'report':
       // With --diff the text report is the newer profile's; the HTML compares both.
-      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), { limit: args.limit, attribution: args.attribution, diffWith: args.diff ? args.files[0] : undefined, token: cts.token });
+      return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), {
+        limit: args.limit, attribution: args.attribution, diffWith: args.diff ? args.files[0] : undefined, token: cts.token, cwd: args.cwd, pprofOut: args.pprof.out || undefined,
+        read: { sampleType: args.pprof.sampleType, labels: args.pprof.labels, pathMap: { roots: [args.cwd], mappings: args.pprof.mappings } },
+      });
     case 'profile':
       if (args.attach) {
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
@@ -167,7 +172,7 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
   const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, cwd)} (open it in a browser)\n` : '';
   switch (result.kind) {
     case 'profile': case 'script': return renderProfile(result, cwd) + flameLine;
-    case 'report': return renderReport(result, cwd) + flameLine;
+    case 'report': return renderProductionReport(result, cwd, renderReport) + flameLine;
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
     case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
@@ -220,11 +225,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const result = await run(args, cts, progress);
     const flamegraphPath = await writeFlamegraph(args, result);
+    const pprofWritten = args.pprof.out !== undefined && result.kind !== 'report' ? await exportRecordedProfiles(result, args.pprof.out || undefined, args.cwd) : [];
     progress.stop();
-    const json = result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result);
+    const json = { ...(result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result)), ...reportExtrasJson(result, pprofWritten) };
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     const text = args.md ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit }), { cwd: args.cwd }) : render(result, args, flamegraphPath);
-    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text, true));
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text + renderPprofWritten(result, pprofWritten, args.cwd), true));
     const regression = ((result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower')
       || (result.kind === 'verify' && result.leakComparison?.change === 'new-leak')
       || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')

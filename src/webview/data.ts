@@ -111,18 +111,23 @@ export class FlameData {
   get durationUs(): number {
     return this.payload.meta.durationUs;
   }
-  /** Bytes (an allocation profile) rather than time. */
+  /** An allocation profile (bytes, or a pprof heap profile's object counts) rather than time. */
   get isBytes(): boolean {
-    return this.payload.meta.unit === 'bytes';
+    return this.payload.meta.unit === 'bytes' || this.payload.meta.unit === 'objects';
   }
-  /** A width in the payload's unit, for people: `12.3 ms` or `1.4 MB`. */
+  /** Object counts (a pprof heap profile's `*_objects`) rather than time or bytes. */
+  get isObjects(): boolean {
+    return this.payload.meta.unit === 'objects';
+  }
+  /** A width in the payload's unit, for people: `12.3 ms`, `1.4 MB` or `1,204 objects`. */
   amount(value: number): string {
-    return this.isBytes ? formatBytes(value) : formatUs(value);
+    if (this.isObjects) return `${Math.round(value).toLocaleString('en-US')} objects`;
+    return this.payload.meta.unit === 'bytes' ? formatBytes(value) : formatUs(value);
   }
   /** `1.4 KB/request` when the payload knows its request count; '' otherwise. */
   perRequest(value: number): string {
     const n = this.payload.meta.requests;
     if (!n || n <= 0) return '';
-    return this.isBytes ? `${formatBytes(value / n)}/request` : `${formatUs(value / n)}/request`;
+    return `${this.amount(value / n)}/request`;
   }
 }

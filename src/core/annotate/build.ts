@@ -165,5 +165,8 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
       });
     }
   }
-  return { profilePath: options.profilePath, durationMs: Math.round(model.durationUs / 10) / 100, sampleCount: model.sampleCount, files };
+  return {
+    profilePath: options.profilePath, durationMs: Math.round(model.durationUs / 10) / 100, sampleCount: model.sampleCount, files,
+    ...(model.origin?.granularity === 'functions' ? { granularity: 'functions' as const } : {}),
+  };
 }

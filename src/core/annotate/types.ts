@@ -114,4 +114,6 @@ export interface Annotations {
   sampleCount: number;
   /** Display file path → its annotations. */
   files: Map<string, FileAnnotations>;
+  /** `functions`: a function-level profile (most pprof producers, 0x): CodeLens per function, no line heat. */
+  granularity?: 'functions';
 }

@@ -27,6 +27,8 @@ export interface PassInput {
   pairVia: Int32Array;
   /** Per pair: 1 when its call site was looked up and not placed on one line. */
   pairUnplaced: Uint8Array;
+  /** Per node: the call-site line id the profile records for it (profileCallSites.ts), -1 when none; null for a .cpuprofile. */
+  nodeSite: Int32Array | null;
   /** Per model line entry: where its ticks went (see attribute.ts), -1 when unknown or none. */
   entryFn: Int32Array;
   entryLine: Int32Array;
@@ -251,13 +253,14 @@ class Pass {
     const r = this.r;
     const totalV = this.input.model.nodes.totalUs[v];
     const pair = pairs.nodePair[v];
-    const site = pairSite[pair];
+    const recorded = this.input.nodeSite !== null ? this.input.nodeSite[v] : -1;
+    const site = recorded >= 0 ? recorded : pairSite[pair];
     if (site < 0) {
       if (pairUnplaced[pair]) r.unplacedUs[pair] += totalV;
       return;
     }
     for (let j = 0; j < 2; j++) {
-      const id = j === 0 ? site : pairVia[pair];
+      const id = j === 0 ? site : recorded >= 0 ? -1 : pairVia[pair];
       if (id < 0 || (j === 1 && id === site)) continue;
       this.markFunction(id, pf);
       if (this.active[id] === 0) {

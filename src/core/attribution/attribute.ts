@@ -16,6 +16,7 @@ import { resolveCallSite, resolveInlineSite } from './callSites';
 import { AttributionContext } from './context';
 import { callPairs } from './pairs';
 import { placeFrameEntries } from './placement';
+import { profileCallSites } from './profileCallSites';
 import { Scripts, type DisplayPos } from './scripts';
 import { diskSources, readBoundedText, type SourceProvider } from './sources';
 import type { Attribution, AttributedLine, CallSiteResult, NotPlaced, OwnPart, PackageTotal, Placement } from './types';
@@ -83,22 +84,27 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
   // Reading sources is the expensive part: only for calls and frames that can show on a line, and at
   // most a bounded number of them, heaviest first (what is left out stays in its function's numbers).
   const minUs = model.durationUs * (options.minShare ?? 0.001);
-  const maxCalls = options.maxCalls ?? 200;
-  const maxFrames = options.maxFrames ?? 100;
+  // A function-level profile (most pprof producers, 0x) has no lines: nothing is placed on one from the source.
+  const functionLevel = model.origin?.granularity === 'functions';
+  const maxCalls = functionLevel ? 0 : options.maxCalls ?? 200;
+  const maxFrames = functionLevel ? 0 : options.maxFrames ?? 100;
   const { functions, lines } = model;
   const F = functions.length;
   const token = options.token;
 
-  // 1. The calls of user code worth a call-site line.
+  // 1. The calls of user code worth a call-site line (those whose lines the profile records are known).
   const pairs = callPairs(model);
+  const table = new LineIds();
+  const recorded = await profileCallSites(model, scripts, pairs, (pos) => table.id(pos));
   const looked: number[] = [];
-  for (let i = 0; i < pairs.count; i++) if (pairs.us[i] >= minUs && functions[pairs.caller[i]].category === 'user') looked.push(i);
+  for (let i = 0; i < pairs.count; i++) if (pairs.us[i] >= minUs && functions[pairs.caller[i]].category === 'user' && !recorded?.pairSites.has(i)) looked.push(i);
   looked.sort((a, b) => pairs.us[b] - pairs.us[a]);
   looked.length = Math.min(looked.length, maxCalls);
   const siteOfPair = new Map<number, CallSiteResult>();
   await inBatches(looked, async (i) => {
     siteOfPair.set(i, await resolveCallSite(ctx, pairs.caller[i], pairs.callee[i]));
   }, token);
+  for (const [i, site] of recorded?.pairSites ?? []) siteOfPair.set(i, site);
 
   // 2. Where each line tick of a significant user or dependency frame belongs.
   const entriesOf = new Map<number, number[]>();
@@ -111,7 +117,6 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
       else entriesOf.set(f, [e]);
     }
   }
-  const table = new LineIds();
   const entryFn = new Int32Array(lines.count).fill(-1);
   const entryLine = new Int32Array(lines.count).fill(-1);
   const entryInlineSite = new Int32Array(lines.count).fill(-1);
@@ -185,7 +190,7 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
     pkgOf[f] = id;
   }
   const pass = accumulate({
-    model, kind, native, pkgOf, packageCount: packages.length, hot, pairs, pairSite, pairVia, pairUnplaced,
+    model, kind, native, pkgOf, packageCount: packages.length, hot, pairs, pairSite, pairVia, pairUnplaced, nodeSite: recorded?.nodeSite ?? null,
     entryFn, entryLine, entryInlineSite, entryInlineVia, entryTotalLine, lineCount: table.pos.length,
   });
 

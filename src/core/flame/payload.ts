@@ -62,6 +62,8 @@ function metaOf(model: ProfileModel, title?: string): FlameProfileMeta {
     sampleCount: model.sampleCount,
     nodeCount: model.nodeCount,
     warnings: model.warnings.map((w) => w.message),
+    // A heap profile from pprof holds bytes or object counts, not time.
+    ...(model.origin && model.origin.unit !== 'us' ? { unit: model.origin.unit } : {}),
   };
 }
 

@@ -8,8 +8,8 @@ import { tooLarge } from './errors';
 import { buildFunctions } from './functions';
 import { parseJsDebugAnnotations } from './jsDebug';
 import { buildLineTable } from './lines';
-import { PADDING, scanProfile } from './scanner';
-import { buildTree } from './tree';
+import { PADDING, scanProfile, type RawProfile } from './scanner';
+import { buildTree, type TreeLimits } from './tree';
 import type { ModelOptions, ProfileModel } from './types';
 
 export function buildProfileModel(input: Uint8Array | string, options: ModelOptions = {}): ProfileModel {
@@ -48,7 +48,17 @@ export function modelFromBuffer(buf: Buffer, length: number, source: string, thr
 
 function build(buf: Buffer, length: number, source: string, thread?: string): ProfileModel {
   const raw = scanProfile(buf, length, source);
-  const tree = buildTree(raw, source);
+  const annotations = raw.vscode ? parseJsDebugAnnotations(buf.toString('utf8', raw.vscode.start, raw.vscode.end)) : {};
+  return modelFromRaw(raw, source, thread, {}, annotations);
+}
+
+/**
+ * @internal The steps after scanning, shared with the importers of other formats (pprof, 0x), which
+ * write the scanner's columns themselves. `limits` relaxes checks meant for one recording (an aggregated
+ * fleet profile may sum more than 30 days of CPU time).
+ */
+export function modelFromRaw(raw: RawProfile, source: string, thread: string | undefined, limits: TreeLimits = {}, annotations: ReturnType<typeof parseJsDebugAnnotations> = {}): ProfileModel {
+  const tree = buildTree(raw, source, limits);
   const table = buildFunctions(raw, tree);
   const lines = buildLineTable(raw, tree, table);
 
@@ -60,8 +70,6 @@ function build(buf: Buffer, length: number, source: string, thread?: string): Pr
     else if (info.category === 'gc') gcUs += table.selfUs[f];
     else if (info.category === 'program') programUs += table.selfUs[f];
   });
-
-  const annotations = raw.vscode ? parseJsDebugAnnotations(buf.toString('utf8', raw.vscode.start, raw.vscode.end)) : {};
 
   const model: ProfileModel = {
     source,

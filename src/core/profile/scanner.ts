@@ -48,7 +48,8 @@ export interface RawProfile {
   tickStart: Int32Array;
   tickCountOf: Int32Array;
   tickLine: Int32Array;
-  tickCount: Int32Array;
+  /** Ticks per line; importers of other formats put each line's weight here (µs, bytes), hitCount then 0. */
+  tickCount: Int32Array | Float64Array;
   strings: string[];
   startTime: number;
   endTime: number;

@@ -67,7 +67,12 @@ function duplicateId(source: string, id: number) {
   return notAProfile(source, `node id ${id} appears more than once in "nodes"`);
 }
 
-export function buildTree(raw: RawProfile, source: string): CallTree {
+export interface TreeLimits {
+  /** Longest sum of sample durations accepted, µs (default 30 days: more means a damaged recording). */
+  absurdUs?: number;
+}
+
+export function buildTree(raw: RawProfile, source: string, limits: TreeLimits = {}): CallTree {
   const n = raw.nodeCount;
   if (n === 0) throw notAProfile(source, '"nodes" is empty');
   const index = new IdIndex(raw.id, source);
@@ -134,12 +139,13 @@ export function buildTree(raw: RawProfile, source: string): CallTree {
   }
 
   const samples = raw.samples;
-  checkClock(raw, source);
+  const absurdUs = limits.absurdUs ?? ABSURD_US;
+  checkClock(raw, source, absurdUs);
   const { selfUs, durationUs, badSample, negatives, mostNegative, sumDeltas } = sampleTimes(index, samples, raw.timeDeltas, raw.startTime, raw.endTime, n);
   if (badSample >= 0) {
     throw notAProfile(source, `samples[${badSample}] refers to node id ${samples[badSample]}, which is not in "nodes"`);
   }
-  checkTimes(source, { durationUs, negatives, mostNegative, sumDeltas });
+  checkTimes(source, { durationUs, negatives, mostNegative, sumDeltas }, absurdUs);
   const totalUs = Float64Array.from(selfUs);
   for (let k = n - 1; k > 0; k--) {
     const v = preorder[k];
@@ -156,19 +162,19 @@ const NEGATIVE_LIMIT_US = 1e6;
 
 const DAMAGED = 'The timing data is damaged; re-record the profile.';
 
-function checkClock(raw: RawProfile, source: string): void {
+function checkClock(raw: RawProfile, source: string, absurdUs: number): void {
   if (!Number.isFinite(raw.startTime) || !Number.isFinite(raw.endTime)) {
     throw notAProfile(source, `"startTime" (${raw.startTime}) or "endTime" (${raw.endTime}) is not a finite number`, DAMAGED);
   }
   if (raw.endTime < raw.startTime) throw notAProfile(source, `"endTime" (${raw.endTime}) is before "startTime" (${raw.startTime})`, DAMAGED);
-  if (raw.endTime - raw.startTime > ABSURD_US) {
+  if (raw.endTime - raw.startTime > absurdUs) {
     throw notAProfile(source, `it claims to span more than 30 days ("endTime" − "startTime" = ${(raw.endTime - raw.startTime).toExponential(2)} µs)`, DAMAGED);
   }
 }
 
-function checkTimes(source: string, t: { durationUs: number; negatives: number; mostNegative: number; sumDeltas: number }): void {
+function checkTimes(source: string, t: { durationUs: number; negatives: number; mostNegative: number; sumDeltas: number }, absurdUs: number): void {
   if (!Number.isFinite(t.sumDeltas) || !Number.isFinite(t.durationUs)) throw notAProfile(source, '"timeDeltas" holds a value that is not a finite number', DAMAGED);
-  if (t.durationUs > ABSURD_US || Math.abs(t.sumDeltas) > ABSURD_US) {
+  if (t.durationUs > absurdUs || Math.abs(t.sumDeltas) > absurdUs) {
     throw notAProfile(source, `its "timeDeltas" add up to more than 30 days (${Math.max(t.durationUs, Math.abs(t.sumDeltas)).toExponential(2)} µs)`, DAMAGED);
   }
   if (t.mostNegative < -NEGATIVE_LIMIT_US) {

@@ -4,6 +4,9 @@
  * 1-based; only the raw callFrame fields of a .cpuprofile are 0-based.
  */
 import type { Warning } from '../common/warnings';
+import type { LabelFilter } from '../pprof/labels';
+import type { ProfileOrigin } from './origin';
+import type { PathMapOptions } from './pathMap';
 
 /** Where a function's code comes from; decides what we rank and how we explain it. */
 export type Category =
@@ -36,6 +39,12 @@ export interface ModelOptions {
   sourceName?: string;
   /** Stops reading the profile and its source maps (loadProfile); it then rejects with a Cancelled error. */
   token?: import('../common/cancellation').CancellationToken;
+  /** pprof: the sample type to show (`cpu`, `wall`, `alloc_space`…); default CPU, else wall. */
+  sampleType?: string;
+  /** pprof: keep only samples with these labels. */
+  labels?: LabelFilter[];
+  /** pprof and 0x: map another machine's paths to the workspace (default: the current directory as the root). */
+  pathMap?: PathMapOptions;
 }
 
 export interface FileReader {
@@ -95,6 +104,11 @@ export interface NodeArrays {
   childIndex: Int32Array;
   /** Node indices in depth-first pre-order (parents before children). */
   preorder: Int32Array;
+  /**
+   * The 1-based line in the parent's function (its script's coordinates) that made this call, when the
+   * profile records it (pprof with caller lines); 0 when unknown. A .cpuprofile has none.
+   */
+  callLine?: Int32Array;
 }
 
 /**
@@ -168,6 +182,8 @@ export interface ProfileModel {
   warnings: Warning[];
   /** @internal js-debug's precomputed locations, used by applySourceMaps as a fallback. */
   jsDebug?: JsDebugLocations;
+  /** Set when the profile was not a .cpuprofile (pprof, 0x): its producer, unit, granularity, labels, paths. */
+  origin?: ProfileOrigin;
 }
 
 /** @internal Location lookup built from a js-debug `$vscode.locations` annotation. */

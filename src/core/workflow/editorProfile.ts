@@ -5,8 +5,12 @@
  * per-file annotations and the flamegraph payload (the costly parts on a big profile).
  */
 import * as path from 'node:path';
-import { buildAnnotations, type Annotations } from '../annotate';
+import { buildAnnotations, runtimeAnnotations, type Annotations, type RuntimeFileAnnotations } from '../annotate';
+import { whereLabel } from '../attribution';
+import { allocationLines } from '../memory/sites';
+import type { PathMapOptions } from '../profile/pathMap';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
+import { ErrorCode, HotpathError } from '../common/errors';
 import { buildDiffPayload, buildFlamePayload, type DiffOptions } from '../flame';
 import { loadProfile, type ProfileModel } from '../profile';
 import { addV8FlameExtras } from '../v8/flameExtras';
@@ -24,6 +28,10 @@ export interface EditorProfileRequest {
   title?: string;
   maxFunctions: number;
   limit?: number;
+  /** pprof, 0x: another machine's paths → the workspace folders (`hotpath.pathMappings`). */
+  pathMap?: PathMapOptions;
+  /** pprof: the sample type to show (default CPU, else wall). */
+  sampleType?: string;
 }
 
 export interface EditorProfile {
@@ -36,6 +44,8 @@ export interface EditorProfile {
   /** The flamegraph, ready to send (differential when `before` was given). */
   payload: FlamePayload;
   before?: ProfileModel;
+  /** A heap profile (pprof): its allocations as allocation labels, instead of CPU annotations. */
+  runtime?: Map<string, RuntimeFileAnnotations>;
 }
 
 export type EditorProgress = (stage: string, fraction: number) => void;
@@ -43,7 +53,8 @@ export type EditorProgress = (stage: string, fraction: number) => void;
 export async function loadEditorProfile(request: EditorProfileRequest, token: CancellationToken = neverCancelled, progress: EditorProgress = () => {}): Promise<EditorProfile> {
   const title = request.title ?? path.basename(request.file);
   progress(`Reading ${title}`, 0.05);
-  const model = await loadProfile(request.file, { sourceMaps: true, thread: 'main', token });
+  const read = { pathMap: request.pathMap, sampleType: request.sampleType };
+  const model = await loadProfile(request.file, { sourceMaps: true, thread: 'main', token, ...read });
   throwIfCancelled(token, 'Opening the profile');
   progress('Reading V8 signals', 0.55);
   const v8 = await attachV8(model, request.file, undefined).catch(() => undefined);
@@ -55,11 +66,21 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   annotateHotspots(hotspots, analysis.attribution, v8?.v8Functions);
   throwIfCancelled(token, 'Opening the profile');
   progress('Building annotations', 0.75);
-  const annotations = buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots, maxFunctions: request.maxFunctions });
+  // A heap profile is in bytes: allocation labels (as `--memory` paints them), never CPU time labels.
+  const heap = model.origin !== undefined && model.origin.unit !== 'us';
+  const annotations = heap
+    ? { profilePath: request.file, durationMs: 0, sampleCount: model.sampleCount, files: new Map() }
+    : buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots, maxFunctions: request.maxFunctions });
+  const runtime = heap && model.origin?.unit === 'bytes'
+    ? runtimeAnnotations({ allocations: allocationLines(model, analysis.attribution, null, { where: (id) => whereLabel(analysis.attribution.functions[id]) }) })
+    : undefined;
   let before: ProfileModel | undefined;
   if (request.before) {
     progress(`Reading ${path.basename(request.before)}`, 0.8);
-    before = await loadProfile(request.before, { sourceMaps: true, thread: 'main', token });
+    before = await loadProfile(request.before, { sourceMaps: true, thread: 'main', token, ...read });
+    if ((before.origin?.unit ?? 'us') !== (model.origin?.unit ?? 'us')) {
+      throw new HotpathError(ErrorCode.InvalidOption, `${path.basename(request.before)} and ${path.basename(request.file)} measure different things (${before.origin?.unit ?? 'time'} and ${model.origin?.unit ?? 'time'}): compare a CPU or wall profile with another, or two heap profiles.`);
+    }
   }
   throwIfCancelled(token, 'Opening the profile');
   progress('Building the flamegraph', 0.9);
@@ -67,5 +88,5 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
     ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff })
     : buildFlamePayload(model, { title });
   if (!before && v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
-  return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}) };
+  return { model, hotspots: heap ? [] : hotspots, packages: heap ? [] : packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}), ...(runtime ? { runtime } : {}) };
 }

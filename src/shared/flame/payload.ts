@@ -23,7 +23,7 @@ export interface FlameProfileMeta {
    * What the widths measure: time (µs, the default) or bytes (an allocation profile: each "sample" is
    * an allocation, `durationUs` the total bytes, the flame chart's axis allocation order).
    */
-  unit?: 'us' | 'bytes';
+  unit?: 'us' | 'bytes' | 'objects';
   /** Requests of the measured load, when known: amounts are also shown per request. */
   requests?: number;
   /** Bands drawn above the flame chart on its time axis (e.g. blocking episodes of the event loop). */

@@ -41,14 +41,15 @@ export class HotFunctionCodeLens implements vscode.CodeLensProvider {
     for (const { annotation, line } of live.functions) {
       if (line < document.lineCount) byLine.set(line, [...(byLine.get(line) ?? []), annotation]);
     }
+    const functionLevel = this.store.current?.granularity === 'functions';
     const functionLenses = [...byLine].map(([line, fns]) => {
       const [top, ...rest] = [...fns].sort((a, b) => a.rank - b.rank);
       const more = rest.length ? ` · +${rest.length} more function${rest.length > 1 ? 's' : ''} on this line` : '';
       return {
         line,
         lens: new vscode.CodeLens(document.lineAt(line).range, {
-          title: labelText(`${codeLensText(top, this.v8Summary(top), live.edited)}${more}`),
-          tooltip: labelText(`Show ${top.function} in the flamegraph.${top.v8?.tierUnknown ? ` Tier unknown: ${top.v8.tierUnknown.reason}` : ''}${rest.length
+          title: labelText(`${codeLensText(top, this.v8Summary(top), live.edited, functionLevel)}${more}`),
+          tooltip: labelText(`Show ${top.function} in the flamegraph.${functionLevel ? ' The profile records functions, not lines (its frames carry each function\'s start line), so no line of it is labelled.' : ''}${top.v8?.tierUnknown ? ` Tier unknown: ${top.v8.tierUnknown.reason}` : ''}${rest.length
             ? ` Also declared on this line: ${rest.map((f) => `${f.function} (${codeLensText(f, this.v8Summary(f))})`).join('; ')}`
             : ''}`),
           command: 'hotpath.showFlamegraph',

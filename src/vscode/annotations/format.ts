@@ -17,13 +17,14 @@ export function calleeText(c: CalleeShare): string {
  * when its callees carry the cost, else `12.3% self · 31.0% total · 410 ms`; then V8's view, code that could
  * not be placed, and an edit note.
  */
-export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited = false): string {
+export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited = false, functionLevel = false): string {
   const top = f.ownParts[0];
   const base = ownMatters(f)
     ? `${pct(f.ownPct)} own${top ? ` (${pct(top.pct)} in ${top.function}${top.where ? `, ${top.where}` : ''})` : ''} · ${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.ownMs)}`
     : `${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.selfMs)}`;
   const notPlaced = f.notPlaced && f.notPlaced.pct >= 0.1 ? ` · ${pct(f.notPlaced.pct)} inlined code not placed` : '';
-  return labelText(`${base}${v8Summary ? ` · ${v8Summary}` : ''}${notPlaced}${edited ? ' · edited since profiling' : ''}`);
+  // A function-level profile (most pprof producers, 0x) has no lines: say so where lines would be expected.
+  return labelText(`${base}${v8Summary ? ` · ${v8Summary}` : ''}${notPlaced}${functionLevel ? ' · function-level profile' : ''}${edited ? ' · edited since profiling' : ''}`);
 }
 
 /** A line whose calls, not its own code, carry its time. */

@@ -46,12 +46,16 @@ async function pickProfile(title: string, exclude?: string): Promise<string | un
   type Item = vscode.QuickPickItem & { file?: string };
   const items: Item[] = [
     ...saved.map((p) => ({ label: labelText(p.name), description: new Date(p.mtimeMs).toLocaleString(), detail: labelText(p.file), file: p.file })),
-    { label: '$(folder-opened) Choose a .cpuprofile file…', alwaysShow: true },
+    { label: '$(folder-opened) Choose a profile file…', description: '.cpuprofile, pprof (.pb.gz, .pprof)', alwaysShow: true },
+    { label: '$(folder-opened) Choose a 0x output folder…', alwaysShow: true, folder: true } as Item & { folder: true },
   ];
   const pick = await vscode.window.showQuickPick(items, { title });
   if (!pick) return undefined;
   if (pick.file) return pick.file;
-  const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'CPU profiles': ['cpuprofile', 'json'] }, title });
+  const folder = (pick as { folder?: boolean }).folder === true;
+  const uris = await vscode.window.showOpenDialog(folder
+    ? { canSelectMany: false, canSelectFiles: false, canSelectFolders: true, title }
+    : { canSelectMany: false, filters: { 'Profiles': ['cpuprofile', 'json', 'gz', 'pprof', 'pb'] }, title });
   return uris?.[0]?.fsPath;
 }
 

@@ -9,6 +9,22 @@ import type { ThreadHotspot, ThreadPackage } from '../../core/workflow/analyze';
 import type { V8FunctionSignals } from '../../core/v8/types';
 import type { LoadedProfile } from '../session';
 import type { EditorProfileRequest } from '../../core/workflow/editorProfile';
+import type { PathMapOptions } from '../../core/profile/pathMap';
+
+/**
+ * Production profiles name another machine's paths: the workspace folders are the roots their suffixes
+ * are looked up in, and `hotpath.pathMappings` (`{ "/app": "${workspaceFolder}" }`) says it outright.
+ */
+export function pathMapFromSettings(): PathMapOptions {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const roots = folders.map((f) => f.uri.fsPath);
+  const raw = vscode.workspace.getConfiguration('hotpath').get<Record<string, string>>('pathMappings') ?? {};
+  const base = roots[0] ?? process.cwd();
+  const mappings = Object.entries(raw)
+    .filter(([from, to]) => typeof from === 'string' && from !== '' && typeof to === 'string' && to !== '')
+    .map(([from, to]) => ({ from, to: path.resolve(base, to.replace(/\$\{workspaceFolder\}/g, base)) }));
+  return { roots, mappings };
+}
 
 function maxFunctions(): number {
   return vscode.workspace.getConfiguration('hotpath.annotations').get<number>('maxFunctions') ?? 15;
@@ -39,6 +55,6 @@ export function loadedFromAnalysis(profilePath: string, analysed: AnalysedProfil
  * what is wrong with the file; cancelling stops the worker.
  */
 export async function loadedFromFile(file: string, options: { before?: string; diff?: EditorProfileRequest['diff']; title?: string; token?: CancellationToken; onProgress?: (stage: string, fraction: number) => void } = {}): Promise<LoadedProfile> {
-  const r = await loadProfileInWorker({ file, before: options.before, diff: options.diff, title: options.title, maxFunctions: maxFunctions(), limit: 50 }, options.token ?? neverCancelled, options.onProgress);
-  return { profilePath: file, title: options.title ?? path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload };
+  const r = await loadProfileInWorker({ file, before: options.before, diff: options.diff, title: options.title, maxFunctions: maxFunctions(), limit: 50, pathMap: pathMapFromSettings() }, options.token ?? neverCancelled, options.onProgress);
+  return { profilePath: file, title: options.title ?? path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload, ...(r.runtime ? { runtime: r.runtime } : {}) };
 }
