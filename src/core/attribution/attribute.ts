@@ -257,8 +257,17 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
   out.sort((a, b) => b.totalUs - a.totalUs || b.selfUs - a.selfUs || a.file.localeCompare(b.file) || a.line - b.line);
   const inlinedInto = new Map<number, { frame: number; us: number }[]>();
   for (const [g, m] of pass.inlinedInto.grouped()) inlinedInto.set(g, [...m].map(([frame, us]) => ({ frame, us })).sort((a, b) => b.us - a.us));
+  // The same placements, per line entry, for the flamegraph's inlined frames (the pass's selfTime reads entryFn alike).
+  const entryInlinee = new Int32Array(lines.count).fill(-1);
+  const inlinedHow = new Uint8Array(lines.count);
+  for (let e = 0; e < lines.count; e++) {
+    if (entryFn[e] < 0 || entryFn[e] === lines.func[e]) continue;
+    entryInlinee[e] = entryFn[e];
+    inlinedHow[e] = entryPlacement[e] === 'inferred' ? 2 : 1;
+  }
   return {
     functions: ctx.functions, selfUs: pass.selfUs, totalUs: pass.totalUs, ownUs: pass.ownUs, inlinedUs: pass.inlinedUs, ownParts, notPlaced, inlinedInto, lines: out,
     callSites, unplacedCalls, userCallers, asyncContexts, packages: packageTotals, skippedSources: sources.skipped, usedV8: v8 !== undefined,
+    entryInlinee, entryPlacement: inlinedHow,
   };
 }

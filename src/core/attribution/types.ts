@@ -112,4 +112,12 @@ export interface Attribution {
   skippedSources: Map<string, string>;
   /** Whether V8's inlining facts were available (placements are then 'inlined', else 'inferred'). */
   usedV8: boolean;
+  /**
+   * Per model line entry (model.lines): the function whose code its ticks ran when placement moved them
+   * out of the frame's own function (an inlined callee, attribution id), else -1. The flamegraph draws
+   * those ticks as inlined frames from this, so it shows the same placement as the editor.
+   */
+  entryInlinee: Int32Array;
+  /** Per model line entry with an inlinee: 1 when V8 reported the inlining, 2 when it was inferred from the source. */
+  entryPlacement: Uint8Array;
 }

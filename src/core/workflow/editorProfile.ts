@@ -13,6 +13,7 @@ import { addV8FlameExtras } from '../v8/flameExtras';
 import type { V8FunctionSignals } from '../v8/types';
 import type { FlamePayload } from '../../shared/flame/payload';
 import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type ThreadPackage } from './analyze';
+import { savedAttribution } from './savedAttribution';
 
 export interface EditorProfileRequest {
   file: string;
@@ -63,9 +64,11 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   }
   throwIfCancelled(token, 'Opening the profile');
   progress('Building the flamegraph', 0.9);
+  // Inlined code in frames of its own, as the annotations place it (the older side by its own attribution).
+  const attribution = analysis.attribution;
   const payload = before
-    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff })
-    : buildFlamePayload(model, { title });
+    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff, attribution, beforeAttribution: await savedAttribution(before, request.before!, token) })
+    : buildFlamePayload(model, { title, attribution });
   if (!before && v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
   return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}) };
 }

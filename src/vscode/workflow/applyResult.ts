@@ -49,7 +49,7 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
   if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath, ...loopStatus(loaded) });
-  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
+  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, attribution: loaded.attribution, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
 }
 
 /**
