@@ -161,7 +161,7 @@ async function writeAllocationFlamegraph(result: ProfileResult): Promise<void> {
   const model = result.memoryExtras?.allocationModel;
   const file = result.memory?.allocations?.heapProfilePath;
   if (!model || !file) return;
-  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total });
+  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total, attribution: result.memoryExtras?.allocationAttribution });
   result.memory!.allocations!.flamegraphPath = await writePayloadReport(payload, `${file}.html`);
 }
 

@@ -33,10 +33,31 @@ export function memoryBlock(memory: MemoryResult | undefined, cwd: string): stri
   if (!a) return `\n${gc}\n`;
   const head = `Allocations: ${formatBytes(a.totalBytes)} sampled${a.bytesPerRequest !== null ? ` (${formatBytes(a.bytesPerRequest)}/request)` : ''}, every ${formatBytes(a.samplingIntervalBytes)} on average${a.includesCollected ? ', objects the GC freed included' : ''}`;
   const table = new Table({ ...plain, head: ['Function', 'Location', 'Per request', 'Share', 'Where'] });
-  for (const s of a.sites.slice(0, 10)) {
-    table.push([text(s.function), location(s.file, s.line, cwd), s.bytesPerRequest !== null ? `${formatBytes(s.bytesPerRequest)}` : formatBytes(s.bytes), formatPct(s.pct), text(where(s.category, s.package))]);
+  const shown = a.sites.slice(0, 10);
+  for (const s of shown) {
+    const inlined = s.inlining?.ranInlinedInto?.length ? `inlined in ${s.inlining.ranInlinedInto.map((i) => i.function).join(', ')}` : s.inlining?.notPlaced ? `+ inlined ${s.inlining.includes?.map((i) => i.function).join(', ')}` : '';
+    table.push([text(s.function), location(s.file, s.line, cwd), s.bytesPerRequest !== null ? `${formatBytes(s.bytesPerRequest)}` : formatBytes(s.bytes), formatPct(s.pct), text([where(s.category, s.package), inlined].filter(Boolean).join('; '))]);
   }
-  return `\n${gc}\n${head}\nAllocation sites (by function; V8 records the allocating function, not the line):\n${table.toString()}\n`;
+  const notes = inliningNotes(shown, cwd);
+  return `\n${gc}\n${head}\nAllocation sites (by function; V8 records the allocating function, not the line):\n${table.toString()}\n${notes}`;
+}
+
+/**
+ * What ran inlined at the sites shown: V8 charges an inlined callee's allocations to the frame it ran in,
+ * so a site's bytes may be its callees' (placed only where nothing else there can allocate).
+ */
+function inliningNotes(sites: NonNullable<MemoryResult['allocations']>['sites'], cwd: string): string {
+  const lines: string[] = [];
+  for (const s of sites) {
+    for (const i of s.inlining?.ranInlinedInto ?? []) {
+      lines.push(`  ${text(s.function)}: ${formatBytes(i.bytes)} allocated while inlined in ${text(i.function)} (${location(i.file, i.line, cwd)}), whose own code allocates nothing${i.placement === 'inferred' ? ' (inlining inferred from the source: V8 did not report it)' : ''}`);
+    }
+    if (s.inlining?.notPlaced) {
+      const names = (s.inlining.includes ?? []).map((c) => text(c.function)).join(', ');
+      lines.push(`  ${text(s.function)} includes inlined ${names}; its bytes are not placed on one function: ${text(s.inlining.notPlaced)}`);
+    }
+  }
+  return lines.length ? `Inlined code (V8 charges its allocations to the frame it ran in):\n${lines.join('\n')}\n` : '';
 }
 
 export function eventLoopBlock(loop: EventLoopResult | undefined, cwd: string): string {

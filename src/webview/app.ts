@@ -462,7 +462,7 @@ export class App {
     const entries = legend.entries;
     // The deopt marker is drawn in every mode: say what it means in every legend.
     if (!entries.some((e) => e.marker) && deoptCounts(data)?.some((n) => n > 0)) entries.push({ color: this.theme.deopt, label: 'deoptimized (count in the tooltip)', marker: true });
-    const inlinedEntry = data.hasInlined ? h('span', { class: 'hp-legend-entry', 'data-inlined': 'true' }, h('span', { class: 'hp-swatch hp-inlined-marker', 'aria-hidden': 'true' }), 'inlined: code V8 ran inside its caller\'s frame, placed by line') : null;
+    const inlinedEntry = data.hasInlined ? h('span', { class: 'hp-legend-entry', 'data-inlined': 'true' }, h('span', { class: 'hp-swatch hp-inlined-marker', 'aria-hidden': 'true' }), 'inlined: code V8 ran inside its caller\'s frame, where Hotpath placed it') : null;
     const items = entries.map((e) => {
       if (e.scale) {
         // A continuous scale reads as one labelled gradient: "little ▬▬▬ most self time".
@@ -504,8 +504,9 @@ export class App {
     const pkg = data.pkg(f);
     rows.push(h('span', { class: 'hp-row hp-muted' }, `${CATEGORY_LABELS[category]}${pkg ? ` · package ${pkg}` : ''}`));
     const how = data.inlinedHow(f);
-    const into = frame > 0 && tree.parent[frame] >= 0 ? data.name(tree.func[tree.parent[frame]]) : '';
-    if (how > 0) rows.push(h('span', { class: 'hp-row', 'data-inlined': String(how) }, inlinedText(how, into)));
+    const intoFunc = how > 0 ? data.inlinedInto(f) : -1;
+    const into = intoFunc >= 0 ? data.name(intoFunc) : '';
+    if (how > 0) rows.push(h('span', { class: 'hp-row', 'data-inlined': String(how) }, inlinedText(how, into, data.isBytes)));
     const tiers = tierCodes(data);
     const deopts = deoptCounts(data);
     if (tiers || deopts) {
@@ -883,10 +884,14 @@ export class App {
   }
 }
 
-/** The tooltip row of an inlined frame: where V8 charged its time, and how Hotpath knows it is the callee's. */
-function inlinedText(how: number, into: string): string {
+/** The tooltip row of an inlined frame: where V8 charged its time (or bytes), and how Hotpath knows it is the callee's. */
+function inlinedText(how: number, into: string, bytes: boolean): string {
   const caller = into ? `${into}'s frame` : 'its caller\'s frame';
+  const why = bytes
+    ? `${into ? `${into}'s` : 'the caller\'s'} own code allocates nothing, so they are this function's`
+    : 'its lines are this function\'s code';
+  const what = bytes ? 'these bytes' : 'this time';
   return how === 2
-    ? `Inlined (inferred): V8 charged this time to ${caller}; its lines are this function's code, which the caller calls (V8 did not report this inlining).`
-    : `Inlined by V8 into ${into || 'its caller'}: V8 charged this time to ${caller}; its lines are this function's code.`;
+    ? `Inlined (inferred): V8 charged ${what} to ${caller}; ${why} (V8 did not report this inlining: the caller's source calls it).`
+    : `Inlined by V8 into ${into || 'its caller'}: V8 charged ${what} to ${caller}; ${why}.`;
 }

@@ -50,6 +50,7 @@ export class FlameData {
   readonly packageFunc: Int32Array;
   private searchTexts: string[] | undefined;
   private anyInlined: boolean | undefined;
+  private intoOf: Int32Array | undefined;
 
   constructor(original: FlamePayload) {
     ({ payload: this.payload, packageFunc: this.packageFunc } = withPackageFunctions(original));
@@ -109,6 +110,17 @@ export class FlameData {
   inlinedHow(func: number): number {
     const how = this.payload.functions.extras?.inlined;
     return this.payload.functions.inlinedOf && how && func < how.length ? how[func] : 0;
+  }
+  /**
+   * The function an inlined frame's code ran inside (its parent in the unfiltered tree: every frame of a
+   * twin hangs from frames of one function), or -1. Filters and folds may give it another parent on screen.
+   */
+  inlinedInto(func: number): number {
+    if (!this.intoOf) {
+      this.intoOf = new Int32Array(this.payload.functions.count).fill(-1);
+      if (this.hasInlined) for (let i = 1; i < this.base.count; i++) if (this.inlinedHow(this.base.func[i]) > 0) this.intoOf[this.base.func[i]] = this.base.func[this.base.parent[i]];
+    }
+    return func < this.intoOf.length ? this.intoOf[func] : -1;
   }
   /** Whether the payload draws any inlined frames. */
   get hasInlined(): boolean {

@@ -13,6 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { renderReportHtml } from '../../src/cli/htmlReport';
 import { attributeProfile } from '../../src/core/attribution';
 import { buildFlamePayload } from '../../src/core/flame';
+import { buildAllocationModel } from '../../src/core/memory/heapProfile';
+import { allocationFlamePayload } from '../../src/core/memory/flame';
 import type { V8RawSignals } from '../../src/core/v8/types';
 import { initMessages } from '../../src/shared/protocol';
 import { runCli } from '../helpers/cli';
@@ -143,6 +145,30 @@ describe('flamegraph: inlined frames in Chromium', function () {
       await a.close();
       await b.close();
     });
+  });
+
+  it('the allocation flamegraph: bytes placed on an inlined callee are its frame, under the frame V8 charged', async () => {
+    const SALES = path.resolve(__dirname, '../fixtures/npm-apps/orders-api/lib/sales.js');
+    const text = fs.readFileSync(SALES, 'utf8').split('\n');
+    const pos = (name: string) => { const i = text.findIndex((l) => l.includes(`function ${name}(`)); return { lineNumber: i, columnNumber: text[i].indexOf('(', text[i].indexOf('function')) }; };
+    let id = 1;
+    const node = (name: string, selfSize: number) => ({ id: id++, callFrame: { functionName: name, scriptId: '3', url: `file://${SALES}`, ...pos(name) }, selfSize, children: [] });
+    const head = { id: id++, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, selfSize: 0, children: [node('bestRow', 300_000), node('salesRows', 150_000)] };
+    const model = await buildAllocationModel({ head }, { sourceName: 'sales.heapprofile' });
+    const payload = allocationFlamePayload(model, { title: 'sales (allocations)', requests: 100, attribution: await attributeProfile(model, { allocations: true }) });
+    const report = path.join(tmp, 'sales-allocations.html');
+    fs.writeFileSync(report, renderReportHtml(payload));
+    const { page, errors } = await openReport(browser, report);
+    const drawn = await boxes(page);
+    const toRow = drawn.find((b) => b.name === 'toRow')!;
+    assert.ok(toRow?.inlined, JSON.stringify(drawn.map((b) => [b.name, b.inlined])));
+    const hover = await hoverText(page, toRow);
+    assert.match(hover, /Inlined \(inferred\): V8 charged these bytes to bestRow's frame; bestRow's own code allocates nothing, so they are this function's/);
+    assert.match(hover, /Allocated here 293 KB \(2\.93 KB\/request/);
+    assert.ok(!drawn.some((b) => b.name === 'toRow' && b !== toRow), 'salesRows keeps its bytes: no inlined toRow under it');
+    await screenshot(page, 'inlined-allocations');
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 
   describe('real recordings: scale() inlined across files into priceAll', () => {

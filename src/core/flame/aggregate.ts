@@ -20,6 +20,9 @@ export function aggregate(model: ProfileModel, split?: InlineSplit): Aggregated 
   // Inlined frames: at most one per line record that goes to a twin.
   let extra = 0;
   if (split) for (let r = 0; r < lines.nodeEntry.length; r++) if (split.entryFunc[lines.nodeEntry[r]] >= 0) extra++;
+  // An allocation profile's frames whose bytes are an inlined callee's: one inlined frame per node at most.
+  const frameFunc = split?.frameFunc ?? null;
+  if (frameFunc) extra += nodeCount;
   const capacity = nodeCount + extra;
   const parent = new Int32Array(capacity);
   const func = new Int32Array(capacity);
@@ -66,7 +69,10 @@ export function aggregate(model: ProfileModel, split?: InlineSplit): Aggregated 
       self[frameOf(target, t)] += lines.nodeUs[r];
       moved += lines.nodeUs[r];
     }
-    self[target] += Math.max(0, nodes.selfUs[v] - moved);
+    const rest = Math.max(0, nodes.selfUs[v] - moved);
+    const t = frameFunc ? frameFunc[nodes.func[v]] : -1;
+    if (t >= 0 && rest > 0) self[frameOf(target, t)] += rest;
+    else self[target] += rest;
   }
   const { tree, newIndex } = normalizeTree(m, parent, func, self);
   for (let v = 0; v < nodeCount; v++) mergedOf[v] = newIndex[mergedOf[v]];

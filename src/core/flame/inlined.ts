@@ -20,6 +20,11 @@ export const INLINED_INFERRED = 2;
 export interface InlineSplit {
   /** Per model line entry: the payload function its ticks are drawn as (an inlined twin), or -1 (the frame's own). */
   entryFunc: Int32Array;
+  /**
+   * Per model function: the twin that all of its frames' self time without line ticks is drawn as, or -1
+   * (an allocation profile's frame whose bytes attribution placed on one inlined callee).
+   */
+  frameFunc: Int32Array | null;
   /** Functions past the model's, in payload order: attribution-only functions first, then the twins. */
   added: FunctionInfo[];
   /** Per added function: the payload function it is an inlined twin of, or -1 (an attribution-only function). */
@@ -50,6 +55,7 @@ export function inlineSplit(model: ProfileModel, attr: Attribution | undefined):
   const lines = model.lines;
   if (!attr || attr.entryInlinee?.length !== lines.count) return undefined;
   const F = model.functions.length;
+  const byFrame = attr.frameInlinee?.length === F ? attr.frameInlinee : null;
   const entryFunc = new Int32Array(lines.count).fill(-1);
   const added: FunctionInfo[] = [];
   const inlinedOf: number[] = [];
@@ -72,6 +78,13 @@ export function inlineSplit(model: ProfileModel, attr: Attribution | undefined):
   };
   const twins = new Map<string, number>();
   const pending: { e: number; g: number; f: number; how: number }[] = [];
+  const framePending: { f: number; g: number; how: number }[] = [];
+  if (byFrame) {
+    for (let f = 0; f < F; f++) {
+      const g = byFrame[f];
+      if (g >= 0 && g !== f && g < attr.functions.length) framePending.push({ f, g: canonical(g), how: attr.framePlacements?.get(f)?.placement === 'inferred' ? INLINED_INFERRED : INLINED_BY_V8 });
+    }
+  }
   for (let e = 0; e < lines.count; e++) {
     const g = attr.entryInlinee[e];
     if (g < 0 || g >= attr.functions.length) continue;
@@ -79,11 +92,11 @@ export function inlineSplit(model: ProfileModel, attr: Attribution | undefined):
     if (g === f) continue;
     pending.push({ e, g: canonical(g), f, how: attr.entryPlacement[e] === INLINED_INFERRED ? INLINED_INFERRED : INLINED_BY_V8 });
   }
-  if (!pending.length) return undefined;
+  if (!pending.length && !framePending.length) return undefined;
   // Twins after every attribution-only function, so the added rows read "functions, then their twins".
   const base = F + added.length;
   const twinRows: { of: number; into: number; how: number }[] = [];
-  for (const p of pending) {
+  const twinOf = (p: { g: number; f: number; how: number }): number => {
     const k = `${p.g}:${p.f}:${p.how}`;
     let t = twins.get(k);
     if (t === undefined) {
@@ -91,7 +104,13 @@ export function inlineSplit(model: ProfileModel, attr: Attribution | undefined):
       twins.set(k, t);
       twinRows.push({ of: p.g, into: p.f, how: p.how });
     }
-    entryFunc[p.e] = t;
+    return t;
+  };
+  for (const p of pending) entryFunc[p.e] = twinOf(p);
+  let frameFunc: Int32Array | null = null;
+  if (framePending.length) {
+    frameFunc = new Int32Array(F).fill(-1);
+    for (const p of framePending) frameFunc[p.f] = twinOf(p);
   }
   const infoOfPayload = (p: number) => (p < F ? model.functions[p] : added[p - F]);
   for (const t of twinRows) {
@@ -100,5 +119,5 @@ export function inlineSplit(model: ProfileModel, attr: Attribution | undefined):
     how.push(t.how);
     into.push(t.into);
   }
-  return { entryFunc, added, inlinedOf: Int32Array.from(inlinedOf), how: Uint8Array.from(how), into: Int32Array.from(into) };
+  return { entryFunc, frameFunc, added, inlinedOf: Int32Array.from(inlinedOf), how: Uint8Array.from(how), into: Int32Array.from(into) };
 }
