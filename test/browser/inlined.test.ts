@@ -15,10 +15,10 @@ import { attributeProfile } from '../../src/core/attribution';
 import { buildFlamePayload } from '../../src/core/flame';
 import { buildAllocationModel } from '../../src/core/memory/heapProfile';
 import { allocationFlamePayload } from '../../src/core/memory/flame';
-import type { V8RawSignals } from '../../src/core/v8/types';
 import { initMessages } from '../../src/shared/protocol';
 import { runCli } from '../helpers/cli';
-import { anchor, file, fn, lineOf, synthModel } from '../unit/attribution/synth';
+import { fn, synthModel } from '../unit/attribution/synth';
+import { APP, body, callLine, moduleFrame, quote, quoteAndTwice, signals } from '../unit/flame/inlinedProfiles';
 import { hostPageHtml, launch, openReport, pixelAt, RESULTS, screenshot } from './chromium';
 
 const APPS = path.join(__dirname, 'apps');
@@ -59,28 +59,12 @@ describe('flamegraph: inlined frames in Chromium', function () {
   });
 
   describe('a hand-built profile: quote with lineTotal inlined (70 ms), and lineTotal called from twice (9 ms)', () => {
-    const APP = 'app.js';
-    const PRICING = 'lib/pricing.js';
-    const quote = anchor(APP, 'function quote');
-    const twice = anchor(APP, 'function twice');
-    const lineTotal = anchor(PRICING, 'function lineTotal');
-    const callLine = lineOf(APP, 'sum += lineTotal(item)');
-    const body = lineOf(PRICING, 'total += item.unitPrice');
     let report: string;
     let expectedPct: number;
 
     before(async () => {
-      const model = synthModel([fn('', APP, 1, 1, { children: [
-        fn('quote', APP, quote[0], quote[1], { ticks: { [callLine]: 20, [body]: 70 } }),
-        fn('twice', APP, twice[0], twice[1], { ticks: { [twice[0] + 1]: 10 }, children: [fn('lineTotal', PRICING, lineTotal[0], lineTotal[1], { ticks: { [body]: 9 } })] }),
-      ] })]);
-      const quoteRef = { name: 'quote', file: file(APP), line: quote[0], column: quote[1] };
-      const totalRef = { name: 'lineTotal', file: file(PRICING), line: lineTotal[0], column: lineTotal[1] };
-      const v8: V8RawSignals = {
-        version: 1, collection: { collected: true, nodeVersion: 'v22.0.0' }, mode: 'launch',
-        functions: [{ ...quoteRef, optimizations: 1, marked: 1, aborted: [], deopts: [], inlined: [totalRef], inlinedInto: [], inlineSites: [{ callee: totalRef, caller: quoteRef, line: callLine, column: 12 }] }],
-      };
-      const attr = await attributeProfile(model, { v8 });
+      const model = synthModel(quoteAndTwice({ quoteOwn: 20, inlinedBody: 70, twiceOwn: 10, lineTotalOwn: 9 }));
+      const attr = await attributeProfile(model, { v8: signals() });
       const id = attr.functions.findIndex((f) => f.name === 'lineTotal');
       expectedPct = (100 * attr.totalUs[id]) / model.durationUs;
       report = path.join(tmp, 'inlined.html');
@@ -134,7 +118,7 @@ describe('flamegraph: inlined frames in Chromium', function () {
       const payloadHtml = fs.readFileSync(report, 'utf8');
       assert.ok(payloadHtml.length > 0);
       const hosted = path.join(tmp, 'inlined-hosted.html');
-      const model = synthModel([fn('', APP, 1, 1, { children: [fn('quote', APP, quote[0], quote[1], { ticks: { [callLine]: 20, [body]: 70 } })] })]);
+      const model = synthModel([moduleFrame([fn('quote', APP, quote[0], quote[1], { ticks: { [callLine]: 20, [body]: 70 } })])]);
       const attr = await attributeProfile(model);
       fs.writeFileSync(hosted, hostPageHtml(initMessages(buildFlamePayload(model, { attribution: attr }), false, undefined, { chunkBytes: 256 })));
       const { page: b, errors } = await openReport(browser, hosted);

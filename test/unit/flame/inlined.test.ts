@@ -10,40 +10,13 @@ import { aggregate, buildDiffPayload, buildFlamePayload, decodePayload, encodePa
 import { inlineSplit, INLINED_BY_V8, INLINED_INFERRED } from '../../../src/core/flame/inlined';
 import { addV8FlameExtras } from '../../../src/core/v8/flameExtras';
 import type { ProfileModel } from '../../../src/core/profile';
-import type { V8FunctionSignals, V8RawSignals } from '../../../src/core/v8/types';
+import type { V8FunctionSignals } from '../../../src/core/v8/types';
 import { treeFromPreorder, type FrameTree } from '../../../src/shared/flame/tree';
-import { anchor, file, fn, lineOf, synthModel, type Frame } from '../attribution/synth';
-
-const APP = 'app.js';
-const PRICING = 'lib/pricing.js';
-const quote = anchor(APP, 'function quote');
-const twice = anchor(APP, 'function twice');
-const lineTotal = anchor(PRICING, 'function lineTotal');
-const callLine = lineOf(APP, 'sum += lineTotal(item)');
-// V8 charges lineTotal's loop (pricing.js lines) to its caller's frame, with pricing.js's line numbers.
-const loop = lineOf(PRICING, 'for (let unit');
-const body = lineOf(PRICING, 'total += item.unitPrice');
-const moduleFrame = (children: Frame[]) => fn('', APP, 1, 1, { children });
-const quoteRef = { name: 'quote', file: file(APP), line: quote[0], column: quote[1] };
-const twiceRef = { name: 'twice', file: file(APP), line: twice[0], column: twice[1] };
-const totalRef = { name: 'lineTotal', file: file(PRICING), line: lineTotal[0], column: lineTotal[1] };
-
-/** V8's facts: lineTotal inlined into quote (and into twice, when asked). */
-function signals(intoTwice = false): V8RawSignals {
-  const host = (ref: typeof quoteRef, line: number) => ({ ...ref, optimizations: 1, marked: 1, aborted: [], deopts: [], inlined: [totalRef], inlinedInto: [], inlineSites: [{ callee: totalRef, caller: ref, line, column: 12 }] });
-  return {
-    version: 1, collection: { collected: true, nodeVersion: 'v22.0.0' }, mode: 'launch',
-    functions: [host(quoteRef, callLine), ...(intoTwice ? [host(twiceRef, lineOf(APP, 'const a = lineTotal(items[0])'))] : [])],
-  };
-}
+import { file, fn, synthModel } from '../attribution/synth';
+import { APP, body, callLine, lineTotal, moduleFrame, PRICING, quote, quoteAndTwice, signals, twice } from './inlinedProfiles';
 
 /** quote (2 ms on its call line, 70 ms of inlined lineTotal), and a real lineTotal frame under twice (9 ms). */
-function profile(): ProfileModel {
-  return synthModel([moduleFrame([
-    fn('quote', APP, quote[0], quote[1], { ticks: { [callLine]: 2, [loop]: 10, [body]: 60 } }),
-    fn('twice', APP, twice[0], twice[1], { ticks: { [twice[0] + 1]: 1 }, children: [fn('lineTotal', PRICING, lineTotal[0], lineTotal[1], { ticks: { [body]: 9 } })] }),
-  ])]);
-}
+const profile = (): ProfileModel => synthModel(quoteAndTwice({ quoteOwn: 2, inlinedLoop: 10, inlinedBody: 60, twiceOwn: 1, lineTotalOwn: 9 }));
 
 const treeOf = (p: FlamePayload): FrameTree => treeFromPreorder(p.frames.parent, p.frames.func, p.frames.selfUs, p.diff?.beforeSelfUs).tree;
 const nameOf = (p: FlamePayload, f: number) => p.strings[p.functions.name[f]] || '(anonymous)';
