@@ -35,7 +35,7 @@ export function memoryBlock(memory: MemoryResult | undefined, cwd: string): stri
   const table = new Table({ ...plain, head: ['Function', 'Location', 'Per request', 'Share', 'Where'] });
   const shown = a.sites.slice(0, 10);
   for (const s of shown) {
-    const inlined = s.inlining?.ranInlinedInto?.length ? `inlined in ${s.inlining.ranInlinedInto.map((i) => i.function).join(', ')}` : s.inlining?.notPlaced ? `+ inlined ${s.inlining.includes?.map((i) => i.function).join(', ')}` : '';
+    const inlined = s.inlining?.ranInlinedInto?.length ? `inlined in ${names(s.inlining.ranInlinedInto)}` : s.inlining?.notPlaced ? `+ inlined ${names(s.inlining.includes ?? [])}` : '';
     table.push([text(s.function), location(s.file, s.line, cwd), s.bytesPerRequest !== null ? `${formatBytes(s.bytesPerRequest)}` : formatBytes(s.bytes), formatPct(s.pct), text([where(s.category, s.package), inlined].filter(Boolean).join('; '))]);
   }
   const notes = inliningNotes(shown, cwd);
@@ -48,16 +48,22 @@ export function memoryBlock(memory: MemoryResult | undefined, cwd: string): stri
  */
 function inliningNotes(sites: NonNullable<MemoryResult['allocations']>['sites'], cwd: string): string {
   const lines: string[] = [];
-  for (const s of sites) {
+  // The user's own code: a dependency's frame inlines dozens of its helpers, which its user cannot change.
+  for (const s of sites.filter((x) => x.category === 'user')) {
     for (const i of s.inlining?.ranInlinedInto ?? []) {
       lines.push(`  ${text(s.function)}: ${formatBytes(i.bytes)} allocated while inlined in ${text(i.function)} (${location(i.file, i.line, cwd)}), whose own code allocates nothing${i.placement === 'inferred' ? ' (inlining inferred from the source: V8 did not report it)' : ''}`);
     }
     if (s.inlining?.notPlaced) {
-      const names = (s.inlining.includes ?? []).map((c) => text(c.function)).join(', ');
-      lines.push(`  ${text(s.function)} includes inlined ${names}; its bytes are not placed on one function: ${text(s.inlining.notPlaced)}`);
+      lines.push(`  ${text(s.function)} includes inlined ${text(names(s.inlining.includes ?? []))}; its bytes are not placed on one function: ${text(s.inlining.notPlaced)}`);
     }
   }
   return lines.length ? `Inlined code (V8 charges its allocations to the frame it ran in):\n${lines.join('\n')}\n` : '';
+}
+
+/** `a, b`; past three, the first three and how many more. */
+function names(list: readonly { function: string }[]): string {
+  const shown = list.slice(0, 3).map((x) => x.function).join(', ');
+  return list.length > 3 ? `${shown} +${list.length - 3}` : shown;
 }
 
 export function eventLoopBlock(loop: EventLoopResult | undefined, cwd: string): string {

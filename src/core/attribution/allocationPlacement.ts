@@ -71,6 +71,8 @@ function describe(e: AllocationEvidence): string {
   return `${e.verdict === 'yes' ? '' : 'may: '}${e.what ?? 'code'}${e.line ? `, line ${e.line}` : ''}`;
 }
 
+/** `a and b`, `a, b and c`; past four, the first four and how many more (a dependency's frame can inline dozens). */
 function joinOr(items: string[]): string {
+  if (items.length > 4) return `${items.slice(0, 4).join(', ')} and ${items.length - 4} more`;
   return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

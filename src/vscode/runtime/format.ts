@@ -9,7 +9,10 @@ export function allocationLabel(a: AllocationAnnotation): string {
   if (a.kind === 'retained') return `retains ${amount(a)}`;
   if (a.kind === 'call') return `calls allocate ${amount(a)}`;
   if (a.inlining?.ranInlinedInto?.length) return `allocates ${amount(a)} (inlined)`;
-  if (a.inlining?.notPlaced) return `allocates ${amount(a)} with inlined ${(a.inlining.includes ?? []).map((c) => c.function).join(', ')}`;
+  if (a.inlining?.notPlaced) {
+    const inlined = a.inlining.includes ?? [];
+    return `allocates ${amount(a)} with inlined ${inlined.slice(0, 2).map((c) => c.function).join(', ')}${inlined.length > 2 ? ` +${inlined.length - 2}` : ''}`;
+  }
   return `allocates ${amount(a)}`;
 }
 
