@@ -13,6 +13,14 @@ import type { Attribution } from '../attribution/types';
 import { urlToFile } from '../profile/categories';
 import type { FunctionInfo, ProfileModel } from '../profile/types';
 
+/** What the split reads of an attribution: plain data, so it can travel to a worker thread with a request. */
+export type InlineSource = Pick<Attribution, 'functions' | 'entryInlinee' | 'entryPlacement'> & Partial<Pick<Attribution, 'frameInlinee' | 'framePlacements'>>;
+
+/** The part of an attribution the split needs (a CPU profile's: allocation placements are not drawn from it). */
+export function inlineSourceOf(attr: Attribution): InlineSource {
+  return { functions: attr.functions, entryInlinee: attr.entryInlinee, entryPlacement: attr.entryPlacement };
+}
+
 /** How an inlined frame's placement was made (functions.extras.inlined): V8 reported the inlining, or inferred from the source. */
 export const INLINED_BY_V8 = 1;
 export const INLINED_INFERRED = 2;
@@ -36,7 +44,7 @@ export interface InlineSplit {
 }
 
 /** The function a payload row shows for an attribution id that has no frame (display position as attribution names it). */
-function infoOf(attr: Attribution, id: number): FunctionInfo {
+function infoOf(attr: InlineSource, id: number): FunctionInfo {
   const a = attr.functions[id];
   const scriptFile = urlToFile(a.url);
   const mapped = a.file !== '' && a.file !== scriptFile;
@@ -51,9 +59,9 @@ function infoOf(attr: Attribution, id: number): FunctionInfo {
  * The split of `model`'s line ticks into inlined frames, from `attr` (an attribution of the same model);
  * undefined when attribution placed nothing in an inlined callee (`--no-attribution`, no inlining).
  */
-export function inlineSplit(model: ProfileModel, attr: Attribution | undefined): InlineSplit | undefined {
+export function inlineSplit(model: ProfileModel, attr: InlineSource | undefined): InlineSplit | undefined {
   const lines = model.lines;
-  if (!attr || attr.entryInlinee?.length !== lines.count) return undefined;
+  if (!attr || attr.entryInlinee?.length !== lines.count || attr.functions.length < model.functions.length) return undefined;
   const F = model.functions.length;
   const byFrame = attr.frameInlinee?.length === F ? attr.frameInlinee : null;
   const entryFunc = new Int32Array(lines.count).fill(-1);

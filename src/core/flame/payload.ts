@@ -8,11 +8,10 @@ import type { ProfileModel } from '../profile/types';
 import { CategoryCode } from '../../shared/flame/categories';
 import { FLAME_PAYLOAD_VERSION, type FlameDiff, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
 import { functionIdentities, identitiesOf, inferProjectRoot, matchFunctions, type FunctionIdentity } from '../profileDiff/identity';
-import type { Attribution } from '../attribution/types';
 import type { FunctionInfo } from '../profile/types';
 import { aggregate } from './aggregate';
 import { beforeSelfTimes } from './diff';
-import { inlineSplit, type InlineSplit } from './inlined';
+import { inlineSplit, type InlineSource, type InlineSplit } from './inlined';
 import { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
 
 export interface FlameOptions {
@@ -24,7 +23,7 @@ export interface FlameOptions {
    * The profile's attribution (the one the editor shows): code V8 inlined is drawn as frames of the
    * inlined callee (marked inlined) where attribution placed its ticks. Absent: frames as V8 charged them.
    */
-  attribution?: Attribution;
+  attribution?: InlineSource;
 }
 
 class Strings {
@@ -108,7 +107,7 @@ export interface DiffOptions extends FlameOptions {
   /** What each side ran (label, Node version, git revision, environment), for the header. */
   sides?: FlameDiff['sides'];
   /** The older profile's attribution: its inlined code split the same way as the newer one's (`attribution`). */
-  beforeAttribution?: Attribution;
+  beforeAttribution?: InlineSource;
 }
 
 /**

@@ -7,12 +7,18 @@
 import * as assert from 'node:assert/strict';
 import { attributeProfile, type Attribution } from '../../../src/core/attribution';
 import { aggregate, buildDiffPayload, buildFlamePayload, decodePayload, encodePayload, sandwich, type FlamePayload } from '../../../src/core/flame';
-import { inlineSplit, INLINED_BY_V8, INLINED_INFERRED } from '../../../src/core/flame/inlined';
+import { inlineSourceOf, inlineSplit, INLINED_BY_V8, INLINED_INFERRED, type InlineSource } from '../../../src/core/flame/inlined';
 import { addV8FlameExtras } from '../../../src/core/v8/flameExtras';
 import type { ProfileModel } from '../../../src/core/profile';
 import type { V8FunctionSignals } from '../../../src/core/v8/types';
 import { treeFromPreorder, type FrameTree } from '../../../src/shared/flame/tree';
-import { file, fn, synthModel } from '../attribution/synth';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadProfile } from '../../../src/core/profile';
+import { loadEditorProfile } from '../../../src/core/workflow/editorProfile';
+import { file, fn, SRC, synthModel, synthProfile } from '../attribution/synth';
 import { APP, body, callLine, lineTotal, moduleFrame, PRICING, quote, quoteAndTwice, signals, twice } from './inlinedProfiles';
 
 /** quote (2 ms on its call line, 70 ms of inlined lineTotal), and a real lineTotal frame under twice (9 ms). */
@@ -183,6 +189,34 @@ describe('flame: inlined callees as frames of their own', () => {
       assert.equal(p.diff!.beforeSelfUs[inl], 40_000, 'before: its own frame\'s 40 ms');
       const [q] = framesNamed(p, t, 'quote');
       assert.equal(p.diff!.beforeSelfUs[q], 2000);
+    });
+
+    it('a side whose sources are gone (a revision\'s temporary worktree) is split as it was placed during the run', async () => {
+      // Side A ran from a copy of the sources that is removed after the run, as compare's worktree is.
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-inlined-diff-'));
+      const worktree = path.join(tmp, 'worktree');
+      fs.cpSync(SRC, worktree, { recursive: true });
+      const text = (ms: number) => synthProfile(quoteAndTwice({ quoteOwn: 2, inlinedBody: ms, twiceOwn: 1, lineTotalOwn: 1 }));
+      const beforeFile = path.join(tmp, 'a.cpuprofile');
+      const afterFile = path.join(tmp, 'b.cpuprofile');
+      fs.writeFileSync(beforeFile, text(40).split(pathToFileURL(SRC).href).join(pathToFileURL(worktree).href));
+      fs.writeFileSync(afterFile, text(90));
+      try {
+        const a = await loadProfile(beforeFile, { sourceMaps: true, thread: 'main' });
+        const atRun = await attributeProfile(a, { v8: { ...signals(), functions: signals().functions.map((f) => ({ ...f, file: f.file.replace(SRC, worktree), inlined: f.inlined.map((r) => ({ ...r, file: r.file.replace(SRC, worktree) })) })) } });
+        assert.ok(atRun.entryInlinee.some((g) => g >= 0), 'placed while the worktree existed');
+        fs.rmSync(worktree, { recursive: true, force: true });
+        const inlinedBefore = async (beforeInline?: InlineSource) => {
+          const { payload } = await loadEditorProfile({ file: afterFile, before: beforeFile, maxFunctions: 5, ...(beforeInline ? { beforeInline } : {}) });
+          const t = treeOf(payload);
+          const inl = framesNamed(payload, t, 'lineTotal').filter((i) => payload.functions.inlinedOf![t.func[i]] >= 0 && nameOf(payload, t.func[t.parent[i]]) === 'quote');
+          return inl.reduce((sum, i) => sum + payload.diff!.beforeSelfUs[i], 0);
+        };
+        assert.equal(await inlinedBefore(inlineSourceOf(atRun)), 40_000, 'A\'s 40 ms of inlined lineTotal are compared with B\'s');
+        assert.equal(await inlinedBefore(), 0, 'read again from the (gone) sources, A\'s inlined time could not be placed');
+      } finally {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      }
     });
 
     it('inlined on both sides: the frames match, and quote\'s own time is compared with quote\'s own', async () => {
