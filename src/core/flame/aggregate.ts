@@ -37,44 +37,63 @@ export function aggregate(model: ProfileModel, split?: InlineSplit): Aggregated 
   parent[0] = -1;
   func[0] = nodes.func[rootIndex];
   let m = 1;
-  const frameOf = (into: number, f: number): number => {
-    let h = Math.imul(into, 0x9e3779b1) ^ Math.imul(f, 0x85ebca77);
-    h ^= h >>> 15;
-    let slot = h & mask;
-    let target = slots[slot];
-    while (target >= 0 && (parent[target] !== into || func[target] !== f)) {
-      slot = (slot + 1) & mask;
-      target = slots[slot];
-    }
-    if (target < 0) {
-      target = m++;
-      slots[slot] = target;
-      parent[target] = into;
-      func[target] = f;
-    }
-    return target;
-  };
   for (let k = 0; k < nodeCount; k++) {
     const v = nodes.preorder[k];
-    const target = v === rootIndex ? 0 : frameOf(mergedOf[nodes.parent[v]], nodes.func[v]);
+    let target = 0;
+    if (v !== rootIndex) {
+      const into = mergedOf[nodes.parent[v]];
+      const f = nodes.func[v];
+      target = probe(slots, mask, parent, func, into, f);
+      if (target < 0) {
+        slots[-target - 1] = target = m++;
+        parent[target] = into;
+        func[target] = f;
+      }
+    }
     mergedOf[v] = target;
-    if (extra === 0) {
-      self[target] += nodes.selfUs[v];
-      continue;
-    }
-    let moved = 0;
-    for (let r = lines.nodeStart[v]; r < lines.nodeStart[v + 1]; r++) {
-      const t = split!.entryFunc[lines.nodeEntry[r]];
-      if (t < 0) continue;
-      self[frameOf(target, t)] += lines.nodeUs[r];
-      moved += lines.nodeUs[r];
-    }
-    const rest = Math.max(0, nodes.selfUs[v] - moved);
-    const t = frameFunc ? frameFunc[nodes.func[v]] : -1;
-    if (t >= 0 && rest > 0) self[frameOf(target, t)] += rest;
-    else self[target] += rest;
+    self[target] += nodes.selfUs[v];
   }
+  // The inlined frames: children of the merged frames, keyed by twin functions no profile node has, so
+  // adding them after the merge changes no merged frame.
+  for (let v = 0; extra > 0 && v < nodeCount; v++) {
+    const target = mergedOf[v];
+    let moved = 0;
+    const end = lines.nodeStart[v + 1];
+    for (let r = lines.nodeStart[v]; r <= end; r++) {
+      // The line records, then (r === end) what is left of the node's self time.
+      const t = r < end ? split!.entryFunc[lines.nodeEntry[r]] : frameFunc ? frameFunc[nodes.func[v]] : -1;
+      const us = r < end ? lines.nodeUs[r] : Math.max(0, nodes.selfUs[v] - moved);
+      if (t < 0 || us <= 0) continue;
+      let child = probe(slots, mask, parent, func, target, t);
+      if (child < 0) {
+        slots[-child - 1] = child = m++;
+        parent[child] = target;
+        func[child] = t;
+      }
+      self[child] += us;
+      self[target] -= us;
+      moved += us;
+    }
+  }
+  // Subtraction leaves rounding dust on frames whose time all moved.
+  if (extra > 0) for (let i = 0; i < m; i++) if (self[i] < 1e-6) self[i] = 0;
   const { tree, newIndex } = normalizeTree(m, parent, func, self);
   for (let v = 0; v < nodeCount; v++) mergedOf[v] = newIndex[mergedOf[v]];
   return { tree, nodeToFrame: mergedOf };
+}
+
+/**
+ * The merged frame with parent `into` and function `f`, or -(slot + 1) for the free slot where it goes
+ * (the caller adds it there). Open addressing with linear probing.
+ */
+function probe(slots: Int32Array, mask: number, parent: Int32Array, func: Int32Array, into: number, f: number): number {
+  let h = Math.imul(into, 0x9e3779b1) ^ Math.imul(f, 0x85ebca77);
+  h ^= h >>> 15;
+  let slot = h & mask;
+  let target = slots[slot];
+  while (target >= 0 && (parent[target] !== into || func[target] !== f)) {
+    slot = (slot + 1) & mask;
+    target = slots[slot];
+  }
+  return target >= 0 ? target : -(slot + 1);
 }
