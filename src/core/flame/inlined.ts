@@ -39,8 +39,6 @@ export interface InlineSplit {
   inlinedOf: Int32Array;
   /** Per added function: INLINED_BY_V8 or INLINED_INFERRED for twins, 0 otherwise. */
   how: Uint8Array;
-  /** Per added function: the model function whose frames it is drawn under (twins), or -1. */
-  into: Int32Array;
 }
 
 /** The function a payload row shows for an attribution id that has no frame (display position as attribution names it). */
@@ -68,7 +66,6 @@ export function inlineSplit(model: ProfileModel, attr: InlineSource | undefined)
   const added: FunctionInfo[] = [];
   const inlinedOf: number[] = [];
   const how: number[] = [];
-  const into: number[] = [];
   // Attribution id → payload function, for the ids past the model's (added as they are met).
   const payloadOf = new Map<number, number>();
   const canonical = (g: number): number => {
@@ -80,7 +77,6 @@ export function inlineSplit(model: ProfileModel, attr: InlineSource | undefined)
       added.push(infoOf(attr, g));
       inlinedOf.push(-1);
       how.push(0);
-      into.push(-1);
     }
     return p;
   };
@@ -103,14 +99,14 @@ export function inlineSplit(model: ProfileModel, attr: InlineSource | undefined)
   if (!pending.length && !framePending.length) return undefined;
   // Twins after every attribution-only function, so the added rows read "functions, then their twins".
   const base = F + added.length;
-  const twinRows: { of: number; into: number; how: number }[] = [];
+  const twinRows: { of: number; how: number }[] = [];
   const twinOf = (p: { g: number; f: number; how: number }): number => {
     const k = `${p.g}:${p.f}:${p.how}`;
     let t = twins.get(k);
     if (t === undefined) {
       t = base + twinRows.length;
       twins.set(k, t);
-      twinRows.push({ of: p.g, into: p.f, how: p.how });
+      twinRows.push({ of: p.g, how: p.how });
     }
     return t;
   };
@@ -125,7 +121,6 @@ export function inlineSplit(model: ProfileModel, attr: InlineSource | undefined)
     added.push({ ...infoOfPayload(t.of) });
     inlinedOf.push(t.of);
     how.push(t.how);
-    into.push(t.into);
   }
-  return { entryFunc, frameFunc, added, inlinedOf: Int32Array.from(inlinedOf), how: Uint8Array.from(how), into: Int32Array.from(into) };
+  return { entryFunc, frameFunc, added, inlinedOf: Int32Array.from(inlinedOf), how: Uint8Array.from(how) };
 }
