@@ -14,6 +14,8 @@ import { addV8FlameExtras } from '../core/v8/flameExtras';
 import type { V8FunctionSignals } from '../core/v8/types';
 import { flameHtml } from '../shared/webviewHtml';
 import type { CompareResult } from '../core/workflow/compare';
+import type { Attribution } from '../core/attribution/types';
+import { savedAttribution } from '../core/workflow/savedAttribution';
 
 /** Where the built webview bundle and stylesheet are: next to dist/cli.js, or from the sources (tests). */
 function asset(relative: string): string {
@@ -49,9 +51,12 @@ async function write(out: string, html: string): Promise<string> {
   return file;
 }
 
-/** Model → HTML file; returns the absolute path. With V8 signals, frames carry their tier and deopt count. */
-export async function writeFlameReport(model: ProfileModel, out: string, v8Functions?: ReadonlyMap<number, V8FunctionSignals>, decorate?: (payload: FlamePayload) => void): Promise<string> {
-  const payload = buildFlamePayload(model);
+/**
+ * Model → HTML file; returns the absolute path. With V8 signals, frames carry their tier and deopt count;
+ * with the model's attribution, inlined code is drawn in frames of its own, as the editor places it.
+ */
+export async function writeFlameReport(model: ProfileModel, out: string, v8Functions?: ReadonlyMap<number, V8FunctionSignals>, decorate?: (payload: FlamePayload) => void, attribution?: Attribution): Promise<string> {
+  const payload = buildFlamePayload(model, { attribution });
   if (v8Functions?.size) addV8FlameExtras(payload, v8Functions);
   decorate?.(payload);
   return write(out, renderReportHtml(payload));
@@ -68,10 +73,16 @@ export async function writeFlameReportFromFile(profile: string, out: string): Pr
   return writeFlameReport(model, out);
 }
 
-/** Differential HTML file: widths from `after` (already loaded), colours by change vs the `before` file. */
-export async function writeDiffReport(before: string | ProfileModel, after: ProfileModel, out: string): Promise<string> {
-  const b = typeof before === 'string' ? await loadProfile(path.resolve(before), { sourceMaps: true, thread: 'main' }) : before;
-  return write(out, renderReportHtml(buildDiffPayload(b, after)));
+/**
+ * Differential HTML file: widths from `after` (already loaded), colours by change vs the `before` file.
+ * Inlined code is split into frames on both sides alike: `after` by its attribution, the older profile
+ * by its own (read with what its run saved beside it).
+ */
+export async function writeDiffReport(before: { path: string; model?: ProfileModel }, after: ProfileModel, out: string, attribution?: Attribution): Promise<string> {
+  const beforePath = path.resolve(before.path);
+  const b = before.model ?? await loadProfile(beforePath, { sourceMaps: true, thread: 'main' });
+  const beforeAttribution = attribution ? await savedAttribution(b, beforePath) : undefined;
+  return write(out, renderReportHtml(buildDiffPayload(b, after, { attribution, beforeAttribution })));
 }
 
 /**
@@ -84,6 +95,7 @@ export async function writeCompareReport(result: CompareResult, out: string): Pr
   const payload = buildDiffPayload(a.model, b.model, {
     title: `B: ${result.sides[1].label}`, beforeTitle: `A: ${result.sides[0].label}`, beforeRoot: a.projectRoot, afterRoot: b.projectRoot,
     sides: { before: side(result.sides[0]), after: side(result.sides[1]) },
+    ...(a.attribution && b.attribution ? { attribution: b.attribution, beforeAttribution: a.attribution } : {}),
   });
   if (b.v8Functions?.size) addV8FlameExtras(payload, b.v8Functions);
   return write(out, renderReportHtml(payload));

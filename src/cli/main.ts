@@ -135,7 +135,11 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
-    return args.diff ? writeDiffReport(result.diff?.before ?? args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
+    // --no-attribution: frames as V8 charged them, on both sides of a diff.
+    const attribution = args.attribution ? result.attribution : undefined;
+    return args.diff
+      ? writeDiffReport({ path: result.diff?.beforePath ?? args.files[0], model: result.diff?.before }, result.model, args.html, attribution)
+      : writeFlameReport(result.model, args.html, result.v8Functions, undefined, attribution);
   }
   if (result.kind === 'compare') {
     if (!result.profiles) return null;
@@ -150,7 +154,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     try {
       if (result.kind === 'profile') await writeAllocationFlamegraph(result);
       const blocking = result.kind === 'profile' ? result.memoryExtras?.blocking : undefined;
-      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking));
+      return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking), result.attribution);
     } catch (err) {
       process.stderr.write(`hotpath: could not write the flamegraph HTML: ${terminalText(errorMessage(err), true)}\n`);
     }
@@ -163,7 +167,7 @@ async function writeAllocationFlamegraph(result: ProfileResult): Promise<void> {
   const model = result.memoryExtras?.allocationModel;
   const file = result.memory?.allocations?.heapProfilePath;
   if (!model || !file) return;
-  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total });
+  const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total, attribution: result.memoryExtras?.allocationAttribution });
   result.memory!.allocations!.flamegraphPath = await writePayloadReport(payload, `${file}.html`);
 }
 

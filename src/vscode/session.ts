@@ -38,7 +38,7 @@ export interface LoadedProfile {
   /** Allocation, and event-loop annotations by file (a run with them). */
   runtime?: Map<string, import('../core/annotate').RuntimeFileAnnotations>;
   /** The run's allocation profile (--memory), for the flamegraph's Allocations view. */
-  allocation?: { model: ProfileModel; requests: number | null; title: string };
+  allocation?: { model: ProfileModel; requests: number | null; title: string; attribution?: Attribution };
   /** Blocking episodes of the run, for the flame chart's lane. */
   blocking?: import('../core/loop/blocking').BlockingAnalysis;
   eventLoop?: import('../core/workflow/memoryAndLoop').EventLoopResult;

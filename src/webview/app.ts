@@ -5,7 +5,7 @@
  */
 import { CATEGORY_LABELS } from '../shared/flame/categories';
 import { sandwich } from '../shared/flame/sandwich';
-import { deoptText, knownTierTooltipText, tierName, tierTooltipText } from '../shared/flame/tiers';
+import { deoptText, knownTierTooltipText, TIER_LABELS, tierName, tierTooltipText } from '../shared/flame/tiers';
 import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
 import { diffSummary } from './diffSides';
@@ -270,7 +270,7 @@ export class App {
     if (view === 'sandwich') {
       const sel = this.selection;
       const pane = sel && this.panes.find((p) => p.id === sel.pane);
-      this.sandwichFunc = sel && pane ? pane.tree.func[sel.frame] : this.defaultSandwichFunc();
+      this.sandwichFunc = sel && pane ? this.data!.canonical(pane.tree.func[sel.frame]) : this.defaultSandwichFunc();
       this.sandwichHistory = [];
     }
     this.state.view = view;
@@ -320,7 +320,7 @@ export class App {
     const tree = this.currentTree();
     const data = this.data!;
     const self = new Float64Array(data.payload.functions.count);
-    for (let i = 1; i < tree.count; i++) self[tree.func[i]] += tree.selfUs[i];
+    for (let i = 1; i < tree.count; i++) self[data.canonical(tree.func[i])] += tree.selfUs[i];
     let best = tree.func[0];
     for (let f = 0; f < self.length; f++) if (!QUIET.has(data.category(f)) && self[f] > self[best]) best = f;
     return best;
@@ -373,7 +373,7 @@ export class App {
         content = this.content(pane, boxes, win.t0, win.t1, 'down', dimmed(tree));
         this.lanes?.draw(win.t0, win.t1);
       } else {
-        const s = sandwich(tree, this.sandwichFunc);
+        const s = sandwich(tree, this.sandwichFunc, data.hasInlined ? (f) => data.canonical(f) : undefined);
         pane.tree = pane.id === 'callers' ? s.callers : s.callees;
         const { boxes, t0, t1 } = flamegraphBoxes(pane.tree, 0, w);
         content = this.content(pane, boxes, t0, t1, pane.id === 'callers' ? 'up' : 'down', dimmed(pane.tree));
@@ -395,11 +395,13 @@ export class App {
     const painter = colorMode(this.state.color, data).painter(ctx);
     const tree = pane.tree;
     const rootLabel = pane.id === 'main' ? `all (${data.amount(tree.totalUs[0])})` : '';
-    const label = (frame: number) => (frame === 0 && rootLabel ? rootLabel : data.name(tree.func[frame]));
+    const anyInlined = data.hasInlined;
+    const inlined = anyInlined ? (frame: number) => frame > 0 && data.inlinedHow(tree.func[frame]) > 0 : null;
+    const label = (frame: number) => (frame === 0 && rootLabel ? rootLabel : anyInlined && inlined!(frame) ? `${data.name(tree.func[frame])} (inlined)` : data.name(tree.func[frame]));
     const deopts = deoptCounts(data);
     const marked = deopts ? (frame: number) => deopts[tree.func[frame]] > 0 : null;
     pane.hover = -1;
-    return { boxes, t0, t1, orientation, painter, label, dimmed, marked };
+    return { boxes, t0, t1, orientation, painter, label, dimmed, marked, inlined };
   }
 
   /** After a redraw the selected frame may be drawn as a different box: find it again. */
@@ -460,6 +462,7 @@ export class App {
     const entries = legend.entries;
     // The deopt marker is drawn in every mode: say what it means in every legend.
     if (!entries.some((e) => e.marker) && deoptCounts(data)?.some((n) => n > 0)) entries.push({ color: this.theme.deopt, label: 'deoptimized (count in the tooltip)', marker: true });
+    const inlinedEntry = data.hasInlined ? h('span', { class: 'hp-legend-entry', 'data-inlined': 'true' }, h('span', { class: 'hp-swatch hp-inlined-marker', 'aria-hidden': 'true' }), 'inlined: code V8 ran inside its caller\'s frame, where Hotpath placed it') : null;
     const items = entries.map((e) => {
       if (e.scale) {
         // A continuous scale reads as one labelled gradient: "little ▬▬▬ most self time".
@@ -471,7 +474,7 @@ export class App {
       if (!e.marker) swatch.style.background = e.color;
       return h('span', e.marker ? { class: 'hp-legend-entry', 'data-marker': 'true' } : { class: 'hp-legend-entry' }, swatch, e.label);
     });
-    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...items, legend.note ? h('span', { class: 'hp-legend-note hp-muted' }, legend.note) : null);
+    replaceChildren(this.legend, h('strong', {}, `${legend.title}:`), ...items, inlinedEntry, legend.note ? h('span', { class: 'hp-legend-note hp-muted' }, legend.note) : null);
   }
 
   /** The lines describing one frame, as text nodes (for the tooltip and the details bar). */
@@ -500,12 +503,17 @@ export class App {
     const category = data.category(f);
     const pkg = data.pkg(f);
     rows.push(h('span', { class: 'hp-row hp-muted' }, `${CATEGORY_LABELS[category]}${pkg ? ` · package ${pkg}` : ''}`));
+    const how = data.inlinedHow(f);
+    const intoFunc = how > 0 ? data.inlinedInto(f) : -1;
+    const into = intoFunc >= 0 ? data.name(intoFunc) : '';
+    if (how > 0) rows.push(h('span', { class: 'hp-row', 'data-inlined': String(how) }, inlinedText(how, into, data.isBytes)));
     const tiers = tierCodes(data);
     const deopts = deoptCounts(data);
     if (tiers || deopts) {
       const parts: string[] = [];
       const extras = data.payload.functions.extras;
-      if (tiers) parts.push(tierName(tiers[f]) === 'unknown' ? tierTooltipText(tiers[f], extras?.tierUnknown?.[f]) : knownTierTooltipText(tiers[f], extras?.ranInlined?.[f]));
+      if (tiers && how > 0 && into) parts.push(`Tier: ${TIER_LABELS[tierName(tiers[f])]} — the code of ${into} it ran inlined in`);
+      else if (tiers) parts.push(tierName(tiers[f]) === 'unknown' ? tierTooltipText(tiers[f], extras?.tierUnknown?.[f]) : knownTierTooltipText(tiers[f], extras?.ranInlined?.[f]));
       if (deopts) parts.push(deoptText(deopts[f]));
       rows.push(h('span', { class: 'hp-row', 'data-v8': 'true' }, parts.join(' · ')));
     }
@@ -597,7 +605,8 @@ export class App {
     const n = data.payload.functions.count;
     const matches = new Uint8Array(n);
     let functions = 0;
-    for (let f = 0; f < n; f++) if (re.test(data.searchText(f))) { matches[f] = 1; functions++; }
+    // An inlined frame's function is counted as the function it is a frame of (it shares its name).
+    for (let f = 0; f < n; f++) if (re.test(data.searchText(f))) { matches[f] = 1; if (data.canonical(f) === f) functions++; }
     this.matches = matches;
     // The matched share: time under matching frames, nested matches counted once.
     const tree = this.currentTree();
@@ -691,7 +700,7 @@ export class App {
     } else if (pane.id === 'main') {
       this.zoomTo(frame, eventTime);
     } else {
-      const f = pane.tree.func[frame];
+      const f = this.data!.canonical(pane.tree.func[frame]);
       if (f !== this.sandwichFunc) {
         this.sandwichHistory.push(this.sandwichFunc);
         this.sandwichFunc = f;
@@ -841,7 +850,7 @@ export class App {
 
   // ── test hooks (read-only views for the browser tests and the benchmark) ───────────────────────
   /** Drawn boxes of a pane with their function and page rectangle. */
-  boxes(paneId: PaneId = 'main'): { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean }[] {
+  boxes(paneId: PaneId = 'main'): { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean; inlined: boolean }[] {
     const pane = this.panes.find((p) => p.id === paneId);
     if (!pane || !this.data) return [];
     const c = pane.canvas.contentValue!;
@@ -856,6 +865,7 @@ export class App {
         matched: this.matches ? this.matches[f] === 1 : false,
         bucket: c.painter.bucketOf(frame),
         marked: pane.canvas.isMarked(b),
+        inlined: pane.canvas.isInlined(b),
       };
     });
   }
@@ -872,4 +882,16 @@ export class App {
   get zoomFrame(): number {
     return this.zoom;
   }
+}
+
+/** The tooltip row of an inlined frame: where V8 charged its time (or bytes), and how Hotpath knows it is the callee's. */
+function inlinedText(how: number, into: string, bytes: boolean): string {
+  const caller = into ? `${into}'s frame` : 'its caller\'s frame';
+  const why = bytes
+    ? `${into ? `${into}'s` : 'the caller\'s'} own code allocates nothing, so they are this function's`
+    : 'its lines are this function\'s code';
+  const what = bytes ? 'these bytes' : 'this time';
+  return how === 2
+    ? `Inlined (inferred): V8 charged ${what} to ${caller}; ${why} (V8 did not report this inlining: the caller's source calls it).`
+    : `Inlined by V8 into ${into || 'its caller'}: V8 charged ${what} to ${caller}; ${why}.`;
 }

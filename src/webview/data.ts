@@ -33,6 +33,7 @@ function withPackageFunctions(payload: FlamePayload): { payload: FlamePayload; p
     count: total, name: grow(fns.name, -1), file: grow(fns.file, -1), line: grow(fns.line, 0), column: grow(fns.column, 0),
     category: grow(fns.category, CategoryCode.dependency), pkg: grow(fns.pkg, -1), mapped: grow(fns.mapped, 0),
     ...(fns.extras ? { extras: Object.fromEntries(Object.entries(fns.extras).map(([k, v]) => [k, v.length === n ? grow(v, 0) : v])) } : {}),
+    ...(fns.inlinedOf ? { inlinedOf: grow(fns.inlinedOf, -1) } : {}),
   };
   for (const [pkg, g] of packages) {
     table.name[g] = pkg;
@@ -48,6 +49,8 @@ export class FlameData {
   /** Per function of the original table: its package's function (see withPackageFunctions), or -1. */
   readonly packageFunc: Int32Array;
   private searchTexts: string[] | undefined;
+  private anyInlined: boolean | undefined;
+  private intoOf: Int32Array | undefined;
 
   constructor(original: FlamePayload) {
     ({ payload: this.payload, packageFunc: this.packageFunc } = withPackageFunctions(original));
@@ -94,6 +97,36 @@ export class FlameData {
     if (!file) return '';
     const line = this.line(func);
     return line > 0 ? `${file}:${line}` : file;
+  }
+  /**
+   * For an inlined frame's function (a twin, see core/flame/inlined.ts): the function it is a frame of;
+   * else the function itself. Views that count or select functions count a twin as that function.
+   */
+  canonical(func: number): number {
+    const of = this.payload.functions.inlinedOf;
+    return of && func < of.length && of[func] >= 0 ? of[func] : func;
+  }
+  /** 0: not an inlined frame; 1: V8 reported the inlining; 2: inferred from the source. */
+  inlinedHow(func: number): number {
+    const how = this.payload.functions.extras?.inlined;
+    return this.payload.functions.inlinedOf && how && func < how.length ? how[func] : 0;
+  }
+  /**
+   * The function an inlined frame's code ran inside (its parent in the unfiltered tree: every frame of a
+   * twin hangs from frames of one function), or -1. Filters and folds may give it another parent on screen.
+   */
+  inlinedInto(func: number): number {
+    if (!this.intoOf) {
+      this.intoOf = new Int32Array(this.payload.functions.count).fill(-1);
+      if (this.hasInlined) for (let i = 1; i < this.base.count; i++) if (this.inlinedHow(this.base.func[i]) > 0) this.intoOf[this.base.func[i]] = this.base.func[this.base.parent[i]];
+    }
+    return func < this.intoOf.length ? this.intoOf[func] : -1;
+  }
+  /** Whether the payload draws any inlined frames. */
+  get hasInlined(): boolean {
+    const of = this.payload.functions.inlinedOf;
+    this.anyInlined ??= of !== undefined && of.some((g) => g >= 0);
+    return this.anyInlined;
   }
   /** What search matches against: the function's name and location. */
   searchText(func: number): string {

@@ -57,6 +57,8 @@ export interface Content {
   dimmed: ((frame: number) => boolean) | null;
   /** Frames that get the corner marker (functions V8 deoptimized); null = none. */
   marked?: ((frame: number) => boolean) | null;
+  /** Frames drawn with the inlined bar on their left edge (code V8 inlined into the parent frame); null = none. */
+  inlined?: ((frame: number) => boolean) | null;
 }
 
 export const ROW_HEIGHT = 18;
@@ -66,6 +68,8 @@ const LABEL_MIN_PX = 22;
 export const MARKER_PX = 7;
 /** Boxes narrower than this get no marker (it would cover them). */
 const MARKER_MIN_BOX_PX = 10;
+/** The inlined bar: this many css pixels wide on a box's left edge, the full row high. */
+export const INLINED_BAR_PX = 3;
 
 export class FlameCanvas {
   readonly canvas: HTMLCanvasElement;
@@ -87,6 +91,8 @@ export class FlameCanvas {
   private drawnY = new Float32Array(0);
   /** Per drawn box: 1 when it carries the marker. */
   private marked = new Uint8Array(0);
+  /** Per drawn box: 1 when it carries the inlined bar. */
+  private inlinedBox = new Uint8Array(0);
   private readonly textWidths = new Map<string, number>();
   private fontKey = '';
   private ellipsisWidth = 0;
@@ -282,6 +288,26 @@ export class FlameCanvas {
       }
     }
 
+    // Pass 2c: the inlined bar, on boxes wide enough to keep their colour readable beside it.
+    const inlined = c.inlined;
+    let inlinedAny = false;
+    const inlinedBox = this.inlinedBox.length >= n ? this.inlinedBox : (this.inlinedBox = new Uint8Array(Math.max(n, 1024)));
+    inlinedBox.fill(0, 0, n);
+    if (inlined) {
+      for (let d = 0; d < n; d++) {
+        if (this.drawnW[d] >= MARKER_MIN_BOX_PX && inlined(boxes.frame[this.drawn[d]])) {
+          inlinedBox[d] = 1;
+          inlinedAny = true;
+        }
+      }
+    }
+    if (inlinedAny) {
+      for (const [color, width] of [[theme.deoptEdge, INLINED_BAR_PX + 1], [theme.deopt, INLINED_BAR_PX]] as const) {
+        ctx.fillStyle = color;
+        for (let d = 0; d < n; d++) if (inlinedBox[d]) ctx.fillRect(this.drawnX[d], this.drawnY[d], width, ROW_HEIGHT - 1);
+      }
+    }
+
     // Pass 3: labels on boxes wide enough, grouped by text colour.
     this.setFont();
     ctx.textBaseline = 'middle';
@@ -291,7 +317,8 @@ export class FlameCanvas {
       const d = order[k];
       const bw = this.drawnW[d];
       if (bw < LABEL_MIN_PX) continue;
-      const text = this.fit(c.label(boxes.frame[this.drawn[d]]), bw - 6 - (markedAny && markedBox[d] ? MARKER_PX : 0));
+      const bar = inlinedAny && inlinedBox[d] ? INLINED_BAR_PX + 2 : 0;
+      const text = this.fit(c.label(boxes.frame[this.drawn[d]]), bw - 6 - bar - (markedAny && markedBox[d] ? MARKER_PX : 0));
       if (text === '') continue;
       const bucket = bucketOf[d];
       const style = bucket === dimBucket ? dimText : painter.texts[bucket];
@@ -299,7 +326,7 @@ export class FlameCanvas {
         ctx.fillStyle = style;
         currentStyle = style;
       }
-      ctx.fillText(text, this.drawnX[d] + 3, this.drawnY[d] + ROW_HEIGHT / 2);
+      ctx.fillText(text, this.drawnX[d] + 3 + bar, this.drawnY[d] + ROW_HEIGHT / 2);
     }
     this.lastRenderMs = performance.now() - started;
   }
@@ -362,6 +389,12 @@ export class FlameCanvas {
   /** Whether drawn box `box` carries the marker (tests). */
   isMarked(box: number): boolean {
     for (let d = 0; d < this.drawnCount; d++) if (this.drawn[d] === box) return this.marked[d] === 1;
+    return false;
+  }
+
+  /** Whether drawn box `box` carries the inlined bar (tests). */
+  isInlined(box: number): boolean {
+    for (let d = 0; d < this.drawnCount; d++) if (this.drawn[d] === box) return this.inlinedBox[d] === 1;
     return false;
   }
 

@@ -4,7 +4,8 @@
  * (lodash.cloneDeep), a NestJS service V8 inlines into its controller (tsc + source maps), and a JS
  * module V8 inlines across files (Express + Pug). For each: a CodeLens on the function to change, a
  * label on the line that makes the call or runs the loop, and no label on a blank, comment or import
- * line of any of the app's files. One code-server and one page for all four (the workbench is slow to
+ * line of any of the app's files; for the inlined module, the flamegraph's search gives the CodeLens's
+ * share (its inlined frames drawn). One code-server and one page for all four (the workbench is slow to
  * load); each app is a target of the workspace's hotpath.targets, picked in the quick pick.
  */
 import * as assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { marker, waitForNoProcesses } from '../helpers/cli';
 import { hotLines, hoverOn, lensesWithLines } from './helpers/editor';
-import { clearToasts, goToLine, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, waitForText, ROOT } from './helpers/workbench';
+import { clearToasts, goToLine, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, waitForText, webview, ROOT } from './helpers/workbench';
 import type { ShopWorkspace } from './helpers/workspace';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
 
@@ -188,7 +189,7 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     await screenshot(page, 'attr-05-nest-controller');
   });
 
-  it('a JS module inlined across files: CodeLens on lineTotal and its loop labelled in pricing.js; nothing on app.js\'s requires or blanks', async () => {
+  it('a JS module inlined across files: CodeLens on lineTotal and its loop labelled in pricing.js, the flamegraph\'s search agrees with the CodeLens; nothing on app.js\'s requires or blanks', async () => {
     await profile(APP_LIST[3]);
     const pricing = 'shop-pricing/lib/pricing.js';
     const body = lineWith(s.workspace.dir, pricing, 'total += item.unitPrice');
@@ -197,6 +198,28 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     assert.ok(p.labels.some((l) => l.line === body), `the loop body is labelled: ${JSON.stringify(p.labels)}`);
     assertNoLabelOnNonCode(pricing, p.labels);
     await screenshot(page, 'attr-06-shop-pricing');
+
+    // The flamegraph tells the same story: V8 charged lineTotal's inlined time to its caller's frame, and
+    // the panel draws it as an inlined lineTotal frame, so its search gives the CodeLens's share.
+    const lens = p.lenses.find((l) => /function lineTotal\(/.test(l.line))!;
+    const lensTotal = Number(/([\d.]+)% total/.exec(lens.lens)?.[1]);
+    assert.ok(Number.isFinite(lensTotal), `the CodeLens gives lineTotal's total share: ${lens.lens}`);
+    // Its click shows the flamegraph (a tab beside the file), focused on lineTotal.
+    await page.locator('.editor-instance .monaco-editor .codelens-decoration').nth(lens.index).locator('a').first().click();
+    const flame = webview(page);
+    const pane = flame.locator('[data-pane="main"]');
+    await pane.waitFor({ timeout: 60_000 });
+    const search = flame.locator('input[type="search"]');
+    await search.fill('lineTotal');
+    const result = flame.locator('.hp-search-result[data-share-pct]');
+    await result.filter({ hasText: /of total/ }).waitFor({ timeout: 10_000 });
+    const share = Number(await result.getAttribute('data-share-pct'));
+    const drawn = await pane.evaluate(() => (globalThis as any).__hotpath.boxes('main') as { name: string; inlined: boolean }[]);
+    log(`shop-pricing: lineTotal CodeLens "${lens.lens}", flamegraph search ${share.toFixed(2)}%; inlined frames drawn: ${drawn.filter((b) => b.inlined).map((b) => b.name).join(', ')}`);
+    assert.ok(drawn.some((b) => b.name === 'lineTotal' && b.inlined), 'V8 inlined lineTotal into its caller (the case this app is for), drawn as an inlined frame');
+    assert.ok(Math.abs(share - lensTotal) <= 1, `the flamegraph's search (${share.toFixed(2)}%) agrees with the CodeLens (${lensTotal}% total) within 1 point`);
+    await screenshot(page, 'attr-06b-shop-flamegraph-search');
+    await search.fill('');
 
     const appJs = 'shop-pricing/app.js';
     const a = await annotationsOf(appJs, 1);

@@ -5,6 +5,8 @@
 //   while most of the load goes to /orders: the blocking line is named, and /orders' p99 shows it;
 // - an allocation-heavy handler (/catalog): its function tops the allocation sites, and its bytes per
 //   request prove that objects the GC already collected are counted (the runtime honours the flags);
+// - allocations through inlining (/sales): a callee V8 inlined gets the bytes charged to its caller's
+//   frame when nothing else there can allocate, and a frame where several can says so;
 // - a per-request leak (/visit keeps every visit): growing, with the retaining line; with the fix
 //   (AUDIT_LIMIT) stable, and the second check reads "stable now; was …";
 // - baseline --leak, then verify after the fix: the growth rates are compared.
@@ -113,6 +115,29 @@ for (const [major] of NODE_MATRIX) {
       assert.notEqual(check.status, 'pass', JSON.stringify(check));
       assert.match(check.advice, /monthlyReport \(report\.js:\d+\)/);
       assert.match(check.advice, /worker thread/);
+    });
+
+    it('allocations through inlining: bytes V8 charged to the caller\'s frame are placed on the inlined callee only where nothing else there can allocate', async () => {
+      // /sales: bestRow, bestCaption and salesRows run as promise reactions (frames of their own, never
+      // inlined into a caller), each with toRow (and toLabel) inlined in its 2000-iteration loop. V8
+      // inlined toRow there in every run we made (5 per Node version): a tiny callee in a hot loop.
+      const doc = await cli(['profile', '--memory', '--request', 'GET:/sales', ...LOAD, '--env', 'PORT=0']);
+      const sites: any[] = doc.memory.allocations.sites;
+      const named = (fn: string) => sites.find((x) => x.function === fn && x.file === path.join(APP, 'lib', 'sales.js'));
+      const show = JSON.stringify(sites.slice(0, 5).map((x) => [x.function, x.bytesPerRequest, x.inlining]));
+      // bestRow's own code allocates nothing: its frame's bytes are toRow's, and the site says where they ran.
+      assert.equal(named('bestRow'), undefined, show);
+      const toRow = named('toRow');
+      assert.ok(toRow?.inlining?.ranInlinedInto?.some((i: any) => i.function === 'bestRow' && i.line === lineWith('lib/sales.js', 'function bestRow') && i.bytes > 0), show);
+      assert.equal(toRow.line, lineWith('lib/sales.js', 'function toRow'));
+      // Two inlined callees allocate in bestCaption: not placed, and the site names both.
+      const caption = named('bestCaption');
+      assert.deepEqual(caption?.inlining?.includes?.map((i: any) => i.function), ['toRow', 'toLabel'], show);
+      assert.match(caption.inlining.notPlaced, /^toRow \(object literal, line \d+\) and toLabel \(template string, line \d+\) can each allocate/);
+      // salesRows' own array grows beside toRow's rows: not placed either.
+      const rows = named('salesRows');
+      assert.match(rows?.inlining?.notPlaced ?? '', /^salesRows's own code \(array literal, line \d+\) and toRow \(object literal/, show);
+      console.log(`      # Node ${major}: toRow ${toRow.bytesPerRequest} B/request (${toRow.inlining.ranInlinedInto.map((i: any) => `${i.function}, ${i.placement}`).join('; ')}); bestCaption ${caption.bytesPerRequest} B/request not placed`);
     });
 
     it('a per-request leak grows, with the retaining line; its fix is stable, and the next check says what changed', async function () {

@@ -4,7 +4,7 @@
  * held the event loop in blocking episodes. Editor-neutral and pure, like build.ts.
  */
 import type { BlockingLine } from '../loop/blocking';
-import type { AllocationLine } from '../memory/sites';
+import type { AllocationLine, SiteInlining } from '../memory/sites';
 
 export interface AllocationAnnotation {
   file: string;
@@ -20,6 +20,8 @@ export interface AllocationAnnotation {
   calls: { function: string; where: string; bytes: number }[];
   /** Bucket 1–4 of the heat, by share. */
   heat: 1 | 2 | 3 | 4;
+  /** 'function' lines: what ran inlined in the function's frames, or where its bytes ran inlined. */
+  inlining?: SiteInlining;
 }
 
 export interface BlockedAnnotation {
@@ -67,7 +69,7 @@ export function runtimeAnnotations(input: {
   const map = new Map<string, RuntimeFileAnnotations>();
   for (const a of (input.allocations ?? []).slice(0, input.maxAllocationLines ?? 100)) {
     if (!paintable(a.file)) continue;
-    entry(map, a.file).allocations.push({ file: a.file, line: a.line, function: a.function, kind: a.kind, bytes: a.bytes, bytesPerRequest: a.bytesPerRequest, pct: a.pct, calls: a.calls, heat: allocationHeat(a.pct) });
+    entry(map, a.file).allocations.push({ file: a.file, line: a.line, function: a.function, kind: a.kind, bytes: a.bytes, bytesPerRequest: a.bytesPerRequest, pct: a.pct, calls: a.calls, heat: allocationHeat(a.pct), ...(a.inlining ? { inlining: a.inlining } : {}) });
   }
   const total = input.retainedTotal ?? (input.retained ?? []).reduce((s, r) => s + r.retainedBytes, 0);
   for (const r of input.retained ?? []) {

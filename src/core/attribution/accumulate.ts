@@ -36,6 +36,8 @@ export interface PassInput {
   entryInlineVia: Int32Array;
   entryTotalLine: Int32Array;
   lineCount: number;
+  /** Per model function: the inlined callee its self time without line ticks goes to (allocation profiles), -1 none; may be empty. */
+  frameInlinee?: Int32Array;
 }
 
 /** (a, b, µs) triples collected during the pass, aggregated afterwards (no Map per line or function). */
@@ -315,7 +317,19 @@ class Pass {
       }
     }
     const remainder = nodes.selfUs[v] - covered;
-    if (remainder > 0) {
+    const g = this.input.frameInlinee?.[f] ?? -1;
+    if (remainder > 0 && g >= 0 && g !== f) {
+      // An allocation profile's frame whose bytes are an inlined callee's (allocationPlacement.ts).
+      r.selfUs[g] += remainder;
+      this.inlined(v, f, g, remainder);
+      if (kind[g] === USER) {
+        r.ownUs[g] += remainder;
+        if (!isUser) userPlacedHere += remainder;
+      } else if (isUser) {
+        r.ownUs[f] += remainder;
+        r.inlinedParts.push(f, g, remainder);
+      }
+    } else if (remainder > 0) {
       r.selfUs[f] += remainder;
       if (isUser) r.ownUs[f] += remainder;
     }

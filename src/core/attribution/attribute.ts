@@ -17,6 +17,8 @@ import { AttributionContext } from './context';
 import { callPairs } from './pairs';
 import { placeFrameEntries } from './placement';
 import { profileCallSites } from './profileCallSites';
+import { placeFrameAllocations } from './allocationPlacement';
+import type { FramePlacement } from './types';
 import { Scripts, type DisplayPos } from './scripts';
 import { diskSources, readBoundedText, type SourceProvider } from './sources';
 import type { Attribution, AttributedLine, CallSiteResult, NotPlaced, OwnPart, PackageTotal, Placement } from './types';
@@ -34,6 +36,11 @@ export interface AttributeOptions {
   maxCalls?: number;
   /** At most this many frames get their line ticks placed, heaviest first (default 100). */
   maxFrames?: number;
+  /**
+   * The profile is a sampling heap profile (bytes, no line ticks): each significant frame's bytes are
+   * placed on the one inlined callee that can have allocated them, when only one can (allocationPlacement.ts).
+   */
+  allocations?: boolean;
   token?: CancellationToken;
 }
 
@@ -149,6 +156,23 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
       }
     }
   }, token);
+  // 2b. Allocation profiles: whose are a frame's bytes, when V8 inlined something into it.
+  const frameInlinee = new Int32Array(options.allocations ? F : 0).fill(-1);
+  const framePlacements = new Map<number, FramePlacement>();
+  if (options.allocations) {
+    const heavy: number[] = [];
+    for (let f = 0; f < F; f++) {
+      const c = functions[f].category;
+      if ((c === 'user' || c === 'dependency') && model.functionSelfUs[f] >= minUs) heavy.push(f);
+    }
+    heavy.sort((a, b) => model.functionSelfUs[b] - model.functionSelfUs[a]);
+    await inBatches(heavy.slice(0, maxFrames), async (f) => {
+      const placed = await placeFrameAllocations(ctx, f);
+      if (!placed) return;
+      framePlacements.set(f, placed);
+      if (placed.placedOn !== null) frameInlinee[f] = placed.placedOn;
+    }, token);
+  }
   const pairSite = new Int32Array(pairs.count).fill(-1);
   const pairVia = new Int32Array(pairs.count).fill(-1);
   const pairUnplaced = new Uint8Array(pairs.count);
@@ -191,7 +215,7 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
   }
   const pass = accumulate({
     model, kind, native, pkgOf, packageCount: packages.length, hot, pairs, pairSite, pairVia, pairUnplaced, nodeSite: recorded?.nodeSite ?? null,
-    entryFn, entryLine, entryInlineSite, entryInlineVia, entryTotalLine, lineCount: table.pos.length,
+    entryFn, entryLine, entryInlineSite, entryInlineVia, entryTotalLine, lineCount: table.pos.length, frameInlinee,
   });
 
   // 4. The results, in the shapes the outputs read.
@@ -262,8 +286,17 @@ export async function attributeProfile(model: ProfileModel, options: AttributeOp
   out.sort((a, b) => b.totalUs - a.totalUs || b.selfUs - a.selfUs || a.file.localeCompare(b.file) || a.line - b.line);
   const inlinedInto = new Map<number, { frame: number; us: number }[]>();
   for (const [g, m] of pass.inlinedInto.grouped()) inlinedInto.set(g, [...m].map(([frame, us]) => ({ frame, us })).sort((a, b) => b.us - a.us));
+  // The same placements, per line entry, for the flamegraph's inlined frames (the pass's selfTime reads entryFn alike).
+  const entryInlinee = new Int32Array(lines.count).fill(-1);
+  const inlinedHow = new Uint8Array(lines.count);
+  for (let e = 0; e < lines.count; e++) {
+    if (entryFn[e] < 0 || entryFn[e] === lines.func[e]) continue;
+    entryInlinee[e] = entryFn[e];
+    inlinedHow[e] = entryPlacement[e] === 'inferred' ? 2 : 1;
+  }
   return {
     functions: ctx.functions, selfUs: pass.selfUs, totalUs: pass.totalUs, ownUs: pass.ownUs, inlinedUs: pass.inlinedUs, ownParts, notPlaced, inlinedInto, lines: out,
     callSites, unplacedCalls, userCallers, asyncContexts, packages: packageTotals, skippedSources: sources.skipped, usedV8: v8 !== undefined,
+    entryInlinee, entryPlacement: inlinedHow, frameInlinee, framePlacements,
   };
 }

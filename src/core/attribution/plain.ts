@@ -39,5 +39,6 @@ export function plainAttribution(model: ProfileModel): Attribution {
     functions, selfUs, totalUs: Float64Array.from(model.functionTotalUs), ownUs: Float64Array.from(selfUs), inlinedUs: new Float64Array(functions.length),
     ownParts: new Map(), notPlaced: new Map(), inlinedInto: new Map(), lines: out, callSites: new Map(), unplacedCalls: new Map(),
     userCallers: new Map(), asyncContexts: new Map(), packages: [], skippedSources: new Map(), usedV8: false,
+    entryInlinee: new Int32Array(lines.count).fill(-1), entryPlacement: new Uint8Array(lines.count), frameInlinee: new Int32Array(0), framePlacements: new Map(),
   };
 }

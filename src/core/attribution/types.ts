@@ -112,4 +112,40 @@ export interface Attribution {
   skippedSources: Map<string, string>;
   /** Whether V8's inlining facts were available (placements are then 'inlined', else 'inferred'). */
   usedV8: boolean;
+  /**
+   * Per model line entry (model.lines): the function whose code its ticks ran when placement moved them
+   * out of the frame's own function (an inlined callee, attribution id), else -1. The flamegraph draws
+   * those ticks as inlined frames from this, so it shows the same placement as the editor.
+   */
+  entryInlinee: Int32Array;
+  /** Per model line entry with an inlinee: 1 when V8 reported the inlining, 2 when it was inferred from the source. */
+  entryPlacement: Uint8Array;
+  /**
+   * Allocation profiles (AttributeOptions.allocations): per model function, the inlined callee all of its
+   * frames' bytes were placed on (attribution id), else -1. Empty otherwise.
+   */
+  frameInlinee: Int32Array;
+  /** Allocation profiles: per frame function with something inlined in it, what ran there and whose the bytes are. */
+  framePlacements: Map<number, FramePlacement>;
+}
+
+/** Whether a function's own code can allocate, by its source (allocatingCode.ts). */
+export interface AllocationEvidenceInfo {
+  verdict: 'yes' | 'maybe' | 'no';
+  what?: string;
+  line?: number;
+}
+
+/** The functions that ran inlined in a frame of an allocation profile, and whose its bytes are (allocationPlacement.ts). */
+export interface FramePlacement {
+  /** The frame's function (attribution id). */
+  frame: number;
+  own: AllocationEvidenceInfo;
+  /** Functions whose code may have run inlined in the frame: V8 reported them (confirmed) or the source calls them. */
+  inlined: { fn: number; confirmed: boolean; evidence: AllocationEvidenceInfo }[];
+  /** The one function whose code can have allocated, when it is an inlined callee: the bytes are its. */
+  placedOn: number | null;
+  placement?: 'inlined' | 'inferred';
+  /** Why the bytes stay on the frame although something inlined in it can allocate. */
+  reason?: string;
 }

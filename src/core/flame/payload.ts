@@ -7,9 +7,11 @@ import { displayName, displayPosition } from '../profile/hotspots';
 import type { ProfileModel } from '../profile/types';
 import { CategoryCode } from '../../shared/flame/categories';
 import { FLAME_PAYLOAD_VERSION, type FlameDiff, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
-import { functionIdentities, matchFunctions, type FunctionIdentity } from '../profileDiff/identity';
+import { functionIdentities, identitiesOf, inferProjectRoot, matchFunctions, type FunctionIdentity } from '../profileDiff/identity';
+import type { FunctionInfo } from '../profile/types';
 import { aggregate } from './aggregate';
 import { beforeSelfTimes } from './diff';
+import { inlineSplit, type InlineSource, type InlineSplit } from './inlined';
 import { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
 
 export interface FlameOptions {
@@ -17,6 +19,11 @@ export interface FlameOptions {
   title?: string;
   /** Bound on the flame chart's runs (default 100 000); 0 leaves the flame chart out. */
   maxTimelineRuns?: number;
+  /**
+   * The profile's attribution (the one the editor shows): code V8 inlined is drawn as frames of the
+   * inlined callee (marked inlined) where attribution placed its ticks. Absent: frames as V8 charged them.
+   */
+  attribution?: InlineSource;
 }
 
 class Strings {
@@ -34,13 +41,15 @@ class Strings {
   }
 }
 
-function functionTable(model: ProfileModel, strings: Strings): FunctionTable {
-  const n = model.functions.length;
+/** The model's functions, then (with inlined frames) the split's added ones: functions known only inlined, and the twins. */
+function functionTable(model: ProfileModel, strings: Strings, split?: InlineSplit): FunctionTable {
+  const all: readonly FunctionInfo[] = split ? [...model.functions, ...split.added] : model.functions;
+  const n = all.length;
   const t: FunctionTable = {
     count: n, name: new Int32Array(n), file: new Int32Array(n), line: new Int32Array(n), column: new Int32Array(n),
     category: new Uint8Array(n), pkg: new Int32Array(n), mapped: new Uint8Array(n),
   };
-  model.functions.forEach((info, f) => {
+  all.forEach((info, f) => {
     const pos = displayPosition(info);
     t.name[f] = strings.of(displayName(info));
     t.file[f] = strings.of(pos.file);
@@ -50,6 +59,14 @@ function functionTable(model: ProfileModel, strings: Strings): FunctionTable {
     t.pkg[f] = strings.of(info.package);
     t.mapped[f] = info.originalFile !== undefined ? 1 : 0;
   });
+  if (split) {
+    const F = model.functions.length;
+    t.inlinedOf = new Int32Array(n).fill(-1);
+    t.inlinedOf.set(split.inlinedOf, F);
+    const inlined = new Uint8Array(n);
+    inlined.set(split.how, F);
+    t.extras = { ...(t.extras ?? {}), inlined };
+  }
   return t;
 }
 
@@ -69,8 +86,9 @@ function metaOf(model: ProfileModel, title?: string): FlameProfileMeta {
 
 export function buildFlamePayload(model: ProfileModel, options: FlameOptions = {}): FlamePayload {
   const strings = new Strings();
-  const functions = functionTable(model, strings);
-  const { tree, nodeToFrame } = aggregate(model);
+  const split = inlineSplit(model, options.attribution);
+  const functions = functionTable(model, strings, split);
+  const { tree, nodeToFrame } = aggregate(model, split);
   const maxRuns = options.maxTimelineRuns ?? DEFAULT_MAX_RUNS;
   return {
     version: FLAME_PAYLOAD_VERSION,
@@ -90,6 +108,8 @@ export interface DiffOptions extends FlameOptions {
   afterRoot?: string;
   /** What each side ran (label, Node version, git revision, environment), for the header. */
   sides?: FlameDiff['sides'];
+  /** The older profile's attribution: its inlined code split the same way as the newer one's (`attribution`). */
+  beforeAttribution?: InlineSource;
 }
 
 /**
@@ -98,9 +118,10 @@ export interface DiffOptions extends FlameOptions {
  */
 export function buildDiffPayload(before: ProfileModel, after: ProfileModel, options: DiffOptions = {}): FlamePayload {
   const payload = buildFlamePayload(after, options);
-  const beforeTree = aggregate(before).tree;
-  const identA = functionIdentities(before, options.beforeRoot);
-  const identB = functionIdentities(after, options.afterRoot);
+  const beforeSplit = inlineSplit(before, options.beforeAttribution);
+  const beforeTree = aggregate(before, beforeSplit).tree;
+  const identA = withInlined(functionIdentities(before, options.beforeRoot), before, beforeSplit, options.beforeRoot);
+  const identB = withInlined(functionIdentities(after, options.afterRoot), after, inlineSplit(after, options.attribution), options.afterRoot);
   const match = matchFunctions(identA, identB);
   const transparent = (ids: FunctionIdentity[]) => Uint8Array.from(ids, (i) => (i.transparent ? 1 : 0));
   const afterTree = { count: payload.frames.parent.length, parent: payload.frames.parent, func: payload.frames.func, selfUs: payload.frames.selfUs };
@@ -110,4 +131,17 @@ export function buildDiffPayload(before: ProfileModel, after: ProfileModel, opti
     ...(options.sides ? { sides: options.sides } : {}),
   };
   return payload;
+}
+
+/**
+ * Identities of a split's added functions after the model's: functions known only inlined by their own
+ * name and place, inlined twins as the function they are a twin of — so a callee V8 inlined on one side
+ * and called on the other is the same function on the same call path.
+ */
+function withInlined(ids: FunctionIdentity[], model: ProfileModel, split: InlineSplit | undefined, root: string | undefined): FunctionIdentity[] {
+  if (!split) return ids;
+  const own = identitiesOf(split.added, root ?? inferProjectRoot(model));
+  const out = [...ids, ...own];
+  split.inlinedOf.forEach((of, i) => { if (of >= 0) out[ids.length + i] = out[of]; });
+  return out;
 }

@@ -2,9 +2,30 @@
  * Allocation sites: which functions allocated the bytes (V8 samples allocations per function), per
  * request of the measured load, and — through attribution's call-site lines — which line of user code
  * made the call when the bytes were allocated in a dependency or in Node (`res.json(…)`, `Buffer.from`).
+ * V8 charges an inlined callee's allocations to the frame it ran in: a site says which functions ran
+ * inlined in it, and its bytes are the callee's only when attribution found that nothing else there
+ * can allocate (attribution/allocationPlacement.ts); otherwise it says why they could not be placed.
  */
 import { functionLabel, type Attribution } from '../attribution';
+import type { FramePlacement } from '../attribution/types';
 import type { ProfileModel } from '../profile/types';
+
+/** A function named in a site's inlining notes. */
+export interface SiteFunction {
+  function: string;
+  file: string;
+  line: number | null;
+}
+
+/** What ran inlined at a site, and whose its bytes are (see the module comment). */
+export interface SiteInlining {
+  /** Functions that ran inlined in this function's frames (V8's facts, else the functions its source calls); their allocations are in its bytes unless placed. */
+  includes?: (SiteFunction & { reportedByV8: boolean })[];
+  /** Why this frame's bytes were not placed on one function: several of them can allocate. */
+  notPlaced?: string;
+  /** This function's bytes (some or all) were allocated inlined in these frames, where nothing else can allocate. */
+  ranInlinedInto?: (SiteFunction & { bytes: number; placement: 'inlined' | 'inferred' })[];
+}
 
 export interface AllocationSite {
   function: string;
@@ -17,6 +38,8 @@ export interface AllocationSite {
   pct: number;
   category: string;
   package: string | null;
+  /** Inlining at this site (absent when nothing ran inlined in it). */
+  inlining?: SiteInlining;
 }
 
 /** A line of user code with bytes on it: a function's own allocations (on its declaration line), or the non-user code its calls allocated. */
@@ -31,9 +54,29 @@ export interface AllocationLine {
   pct: number;
   /** For 'call' lines: the callees that allocated, heaviest first. */
   calls: { function: string; where: string; bytes: number }[];
+  /** For 'function' lines: inlining at the function's site. */
+  inlining?: SiteInlining;
 }
 
 const NOT_A_SITE = new Set(['root', 'idle', 'program', 'gc']);
+
+const siteFunction = (attr: Attribution, id: number): SiteFunction => ({ function: functionLabel(attr.functions[id]), file: attr.functions[id].file, line: attr.functions[id].line });
+
+/** The inlining notes of function `f`'s site: what ran inlined in its frames, and where its own bytes were placed from. */
+export function siteInlining(attr: Attribution, f: number): SiteInlining | undefined {
+  const out: SiteInlining = {};
+  const placed: FramePlacement | undefined = attr.framePlacements?.get(f);
+  if (placed && placed.placedOn === null) {
+    out.includes = placed.inlined.map((c) => ({ ...siteFunction(attr, c.fn), reportedByV8: c.confirmed }));
+    if (placed.reason) out.notPlaced = placed.reason;
+  }
+  const from = (attr.inlinedInto.get(f) ?? []).flatMap(({ frame, us }) => {
+    const p = attr.framePlacements?.get(frame);
+    return p && p.placedOn === f ? [{ ...siteFunction(attr, frame), bytes: Math.round(us), placement: p.placement ?? 'inferred' }] : [];
+  });
+  if (from.length) out.ranInlinedInto = from;
+  return out.includes || out.ranInlinedInto ? out : undefined;
+}
 const paintable = (file: string) => file.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(file);
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -50,7 +93,8 @@ export function allocationSites(model: ProfileModel, attr: Attribution, requests
     const key = `${functionLabel(info)}\n${info.file}\n${info.line}`;
     const row = byKey.get(key);
     if (row) { row.bytes += bytes; continue; }
-    const site: AllocationSite = { function: functionLabel(info), file: info.file, line: info.line, bytes, bytesPerRequest: null, pct: 0, category: info.category, package: info.package };
+    const inlining = siteInlining(attr, f);
+    const site: AllocationSite = { function: functionLabel(info), file: info.file, line: info.line, bytes, bytesPerRequest: null, pct: 0, category: info.category, package: info.package, ...(inlining ? { inlining } : {}) };
     byKey.set(key, site);
     rows.push(site);
   }
@@ -75,7 +119,8 @@ export function allocationLines(model: ProfileModel, attr: Attribution, requests
     const key = `${info.file}\n${info.line}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ file: info.file, line: info.line, function: functionLabel(info), kind: 'function', bytes: Math.round(bytes), bytesPerRequest: per(bytes), pct: pct(bytes), calls: [] });
+    const inlining = siteInlining(attr, f);
+    out.push({ file: info.file, line: info.line, function: functionLabel(info), kind: 'function', bytes: Math.round(bytes), bytesPerRequest: per(bytes), pct: pct(bytes), calls: [], ...(inlining ? { inlining } : {}) });
   }
   for (const l of attr.lines) {
     // A call line's own bytes: what non-user code called here allocated (user callees carry their own label).

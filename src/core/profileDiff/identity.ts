@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { displayName, displayPosition } from '../profile/hotspots';
-import type { Category, ProfileModel } from '../profile/types';
+import type { Category, FunctionInfo, ProfileModel } from '../profile/types';
 
 export interface FunctionIdentity {
   /** Exact identity: category, name, relative file, line. */
@@ -60,7 +60,12 @@ function relativeToRoot(file: string, root: string): string {
 }
 
 export function functionIdentities(model: ProfileModel, projectRoot = inferProjectRoot(model)): FunctionIdentity[] {
-  return model.functions.map((info) => {
+  return identitiesOf(model.functions, projectRoot);
+}
+
+/** Identities of functions given one by one (functionIdentities' rule), e.g. those known only as inlined code. */
+export function identitiesOf(functions: readonly FunctionInfo[], projectRoot: string): FunctionIdentity[] {
+  return functions.map((info) => {
     const name = displayName(info);
     const pos = displayPosition(info);
     switch (info.category) {

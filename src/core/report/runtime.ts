@@ -36,10 +36,40 @@ export function memorySection(memory: MemoryResult | undefined): Section | undef
   const a = memory.allocations;
   if (!a) return section('memory', [text([gc])]);
   const head: Inline = ['Allocations: ', bytes(a.totalBytes), ' sampled', a.bytesPerRequest !== null ? [' (', bytes(a.bytesPerRequest), '/request)'] : '', ', every ', bytes(a.samplingIntervalBytes), ' on average', a.includesCollected ? ', objects the GC freed included' : ''];
+  const shown = a.sites.slice(0, 10);
   const sites = table([['function', 'Function'], ['location', 'Location'], ['perRequest', 'Per request'], ['pct', 'Share'], ['where', 'Where']],
-    a.sites.slice(0, 10).map((s) => ({ cells: [code(s.function), loc(s.file, s.line), s.bytesPerRequest !== null ? bytes(s.bytesPerRequest) : bytes(s.bytes), pct(s.pct), where(s.category, s.package)] })),
+    shown.map((s) => {
+      const inlined: Inline = s.inlining?.ranInlinedInto?.length ? ['inlined in ', names(s.inlining.ranInlinedInto)] : s.inlining?.notPlaced ? ['+ inlined ', names(s.inlining.includes ?? [])] : '';
+      const at = where(s.category, s.package);
+      return { cells: [code(s.function), loc(s.file, s.line), s.bytesPerRequest !== null ? bytes(s.bytesPerRequest) : bytes(s.bytes), pct(s.pct), at && inlined ? [at, '; ', inlined] : at || inlined] };
+    }),
     { title: 'Allocation sites (by function; V8 records the allocating function, not the line)', ...(a.sites.length > 10 ? { more: { count: a.sites.length - 10 } } : {}) });
-  return section('memory', [text([gc, head]), sites]);
+  const notes = inliningNotes(shown);
+  return section('memory', [text([gc, head]), sites, ...(notes.length ? [text(notes, 'Inlined code (V8 charges its allocations to the frame it ran in)')] : [])]);
+}
+
+/**
+ * What ran inlined at the sites shown: V8 charges an inlined callee's allocations to the frame it ran in,
+ * so a site's bytes may be its callees' (placed only where nothing else there can allocate).
+ */
+function inliningNotes(sites: NonNullable<MemoryResult['allocations']>['sites']): Line[] {
+  const lines: Line[] = [];
+  // The user's own code: a dependency's frame inlines dozens of its helpers, which its user cannot change.
+  for (const s of sites.filter((x) => x.category === 'user')) {
+    for (const i of s.inlining?.ranInlinedInto ?? []) {
+      lines.push(line([code(s.function), ': ', bytes(i.bytes), ' allocated while inlined in ', code(i.function), ' (', loc(i.file, i.line), '), whose own code allocates nothing', i.placement === 'inferred' ? ' (inlining inferred from the source: V8 did not report it)' : ''], 2));
+    }
+    if (s.inlining?.notPlaced) {
+      lines.push(line([code(s.function), ' includes inlined ', names(s.inlining.includes ?? []), '; its bytes are not placed on one function: ', prose(s.inlining.notPlaced)], 2));
+    }
+  }
+  return lines;
+}
+
+/** `a, b`; past three, the first three and how many more. */
+function names(list: readonly { function: string }[]): Inline {
+  const shown = code(list.slice(0, 3).map((x) => x.function).join(', '));
+  return list.length > 3 ? [shown, ` +${list.length - 3}`] : shown;
 }
 
 export function loopSection(loop: EventLoopResult | undefined): Section | undefined {

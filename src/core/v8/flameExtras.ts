@@ -24,6 +24,20 @@ export function addV8FlameExtras(payload: FlamePayload, byFunction: ReadonlyMap<
     if (s.tierUnknown) tierUnknown[f] = Math.max(0, TIER_UNKNOWN_CAUSES.indexOf(s.tierUnknown.cause));
     if (s.ranInlinedIn) ranInlined[f] = 1;
   }
+  // Inlined frames (core/flame/inlined.ts) ran in their parent frame's optimized code: its tier. Deopts
+  // stay the callee's own (a deopt inside inlined code is reported at the callee's position).
+  const of = payload.functions.inlinedOf;
+  if (of) {
+    const { parent, func } = payload.frames;
+    for (let i = 1; i < func.length; i++) {
+      const t = func[i];
+      if (t >= n || of[t] < 0 || parent[i] < 0) continue;
+      const into = func[parent[i]];
+      tier[t] = tier[into];
+      tierUnknown[t] = tierUnknown[into];
+      deopts[t] = deopts[of[t]];
+    }
+  }
   payload.functions.extras = { ...(payload.functions.extras ?? {}), tier, deopts, tierUnknown, ranInlined };
   return payload;
 }

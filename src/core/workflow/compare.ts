@@ -19,6 +19,7 @@ import { formatSummary, halfWidthText, ratioInterval, ratioPercent } from '../st
 import { HTTP_METRICS, SCRIPT_METRICS, type Comparison, type MetricSpecs, type SideKey } from '../stats/metrics';
 import { resolveSides, type ResolvedSide, type SideSpec } from '../variants/sides';
 import type { V8FunctionSignals } from '../v8/types';
+import type { Attribution } from '../attribution/types';
 import { checkSettings, DEFAULT_INTERLEAVE, runInterleaved, type InterleaveSettings, type InterleaveState, type RunRecord, type StopReason } from './interleave';
 import { measureHttpRun } from './measureRuns';
 import { nodeEnvWarning } from './preflight';
@@ -107,6 +108,8 @@ export interface SideProfile {
   path: string;
   model: ProfileModel;
   v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
+  /** Where its time was placed (as the editor shows it): the differential flamegraph draws inlined code from it. */
+  attribution?: Attribution;
   /** User files are matched relative to this (undefined: the profile's own common folder). */
   projectRoot?: string;
 }
@@ -298,7 +301,7 @@ async function profileSides(
     const r = request.mode === 'http'
       ? await profileWithLoad({ ...common, load, port: request.port, readyTimeoutMs: request.readyTimeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress })
       : await profileScript({ ...common, timeoutMs: request.timeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress });
-    out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, projectRoot: side.projectRoot };
+    out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, attribution: r.attribution, projectRoot: side.projectRoot };
   }
   return { a: out.a!, b: out.b! };
 }

@@ -17,6 +17,8 @@ import { addV8FlameExtras } from '../v8/flameExtras';
 import type { V8FunctionSignals } from '../v8/types';
 import type { FlamePayload } from '../../shared/flame/payload';
 import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type ThreadPackage } from './analyze';
+import { savedAttribution } from './savedAttribution';
+import type { InlineSource } from '../flame/inlined';
 
 export interface EditorProfileRequest {
   file: string;
@@ -24,6 +26,11 @@ export interface EditorProfileRequest {
   before?: string;
   /** How a comparison's two sides are named and rooted (a worktree and the working tree), so user files match. */
   diff?: Pick<DiffOptions, 'beforeTitle' | 'beforeRoot' | 'afterRoot' | 'sides'>;
+  /**
+   * How the older profile's inlined code was placed when it was analysed (a comparison's side A): its
+   * sources may be gone since (a temporary worktree). Read from its sources when absent.
+   */
+  beforeInline?: InlineSource;
   /** The flamegraph's title; the file name when absent. */
   title?: string;
   maxFunctions: number;
@@ -84,9 +91,11 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   }
   throwIfCancelled(token, 'Opening the profile');
   progress('Building the flamegraph', 0.9);
+  // Inlined code in frames of its own, as the annotations place it (the older side by its own attribution).
+  const attribution = analysis.attribution;
   const payload = before
-    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff })
-    : buildFlamePayload(model, { title });
+    ? buildDiffPayload(before, model, { title, beforeTitle: path.basename(request.before!), ...request.diff, attribution, beforeAttribution: request.beforeInline ?? await savedAttribution(before, request.before!, token) })
+    : buildFlamePayload(model, { title, attribution });
   if (!before && v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
   return { model, hotspots: heap ? [] : hotspots, packages: heap ? [] : packages, v8Functions: v8?.v8Functions, annotations, payload, ...(before ? { before } : {}), ...(runtime ? { runtime } : {}) };
 }

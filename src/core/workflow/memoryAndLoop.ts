@@ -98,7 +98,8 @@ export async function analyzeMemoryAndLoop(input: {
   if (captured.heapProfile) {
     const heapProfilePath = await saveHeapProfile(input.profilePath, captured.heapProfile);
     const allocationModel = await buildAllocationModel(captured.heapProfile, { sourceName: heapProfilePath ?? 'allocations', sourceMapUrls, token: input.token });
-    const attribution = await attributeProfile(allocationModel, { sourceMapUrls, sources, token: input.token });
+    // V8's inlining facts of the same run say which callees ran inside each allocating frame (allocationPlacement.ts).
+    const attribution = await attributeProfile(allocationModel, { sourceMapUrls, sources, token: input.token, v8: input.v8, allocations: true });
     const total = allocationModel.durationUs;
     allocations = {
       samplingIntervalBytes: captured.heapSampling?.intervalBytes ?? 0,

@@ -36,7 +36,7 @@ let nextId = 1;
 export function payloadBytes(p: FlamePayload): number {
   let bytes = 0;
   const f = p.functions;
-  for (const a of [f.name, f.file, f.line, f.column, f.category, f.pkg, f.mapped, ...Object.values(f.extras ?? {})]) bytes += a.byteLength;
+  for (const a of [f.name, f.file, f.line, f.column, f.category, f.pkg, f.mapped, ...(f.inlinedOf ? [f.inlinedOf] : []), ...Object.values(f.extras ?? {})]) bytes += a.byteLength;
   bytes += p.frames.parent.byteLength + p.frames.func.byteLength + p.frames.selfUs.byteLength;
   if (p.timeline) bytes += p.timeline.frame.byteLength + p.timeline.startUs.byteLength;
   if (p.diff) bytes += p.diff.beforeSelfUs.byteLength;

@@ -57,8 +57,15 @@ export interface FunctionTable {
   /**
    * Further per-function values by name, for colour modes added later (the V8-signals issue adds
    * `tier`: the function's optimisation tier code). Travel through encode/decode as they are.
+   * `inlined`: 1 or 2 for an inlined twin (V8 reported the inlining / inferred from the source), else 0.
    */
   extras?: Record<string, Uint8Array>;
+  /**
+   * Inlined twins (core/flame/inlined.ts): per function, the function it is an inlined frame of, or -1.
+   * A twin's frames hold the ticks V8 charged to their parent frame's function but attribution placed in
+   * the callee's code; every view counts a twin as the function it is a twin of. Absent: no twins.
+   */
+  inlinedOf?: Int32Array;
 }
 
 /** Frames in left-heavy pre-order; frame 0 is the root. */
@@ -131,6 +138,7 @@ function sectionsOf(p: FlamePayload, exactTimeline: boolean): [string, TypedArra
     ['functions.name', p.functions.name], ['functions.file', p.functions.file], ['functions.line', p.functions.line],
     ['functions.column', p.functions.column], ['functions.pkg', p.functions.pkg], ['functions.category', p.functions.category],
     ['functions.mapped', p.functions.mapped],
+    ...(p.functions.inlinedOf ? [['functions.inlinedOf', p.functions.inlinedOf] as [string, TypedArray]] : []),
     ...Object.entries(p.functions.extras ?? {}).map(([name, a]): [string, TypedArray] => [`functions.extras.${name}`, a]),
     ['frames.parent', p.frames.parent], ['frames.func', p.frames.func], ['frames.selfUs', p.frames.selfUs],
   ];
@@ -218,6 +226,8 @@ export function decodePayload(header: EncodedHeader, binary: Uint8Array): FlameP
     },
     frames: { parent: need('frames.parent'), func: need('frames.func'), selfUs: need('frames.selfUs') },
   };
+  const inlinedOf = get.get('functions.inlinedOf');
+  if (inlinedOf instanceof Int32Array && inlinedOf.length === header.functionCount) payload.functions.inlinedOf = inlinedOf;
   for (const [path, array] of get) {
     if (path.startsWith('functions.extras.')) (payload.functions.extras ??= {})[path.slice('functions.extras.'.length)] = array as Uint8Array;
   }

@@ -23,8 +23,12 @@ export interface Sandwich {
   callees: FrameTree;
 }
 
-export function sandwich(tree: FrameTree, func: number): Sandwich {
-  const roots = outermostFramesOf(tree, func);
+/**
+ * `canonical` maps a function to the one it counts as (an inlined frame's function to the function it is
+ * a frame of): every frame of that function is a root, and the callees tree keeps the inlined frames apart.
+ */
+export function sandwich(tree: FrameTree, func: number, canonical?: (func: number) => number): Sandwich {
+  const roots = canonical ? outermostOf(tree, func, canonical) : outermostFramesOf(tree, func);
   let totalUs = 0;
   for (const r of roots) totalUs += tree.totalUs[r];
   return { func, totalUs, callers: callersTree(tree, func, roots), callees: calleesTree(tree, func, roots) };
@@ -95,4 +99,18 @@ function callersTree(tree: FrameTree, func: number, roots: number[]): FrameTree 
     }
   }
   return b.build();
+}
+
+/** Outermost frames whose function counts as `func` (see sandwich). */
+function outermostOf(tree: FrameTree, func: number, canonical: (func: number) => number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < tree.count; ) {
+    if (canonical(tree.func[i]) === func) {
+      out.push(i);
+      i = tree.end[i];
+    } else {
+      i++;
+    }
+  }
+  return out;
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildDiffPayload, buildFlamePayload } from '../../core/flame';
 import type { ProfileModel } from '../../core/profile';
+import type { Attribution } from '../../core/attribution';
 import { initMessages, isWebviewMessage, type HostMessage, type ViewState } from '../../shared/protocol';
 import type { FlameDiff, FlamePayload } from '../../shared/flame/payload';
 import { flameHtml } from '../../shared/webviewHtml';
@@ -21,6 +22,8 @@ export interface FlameContent {
   afterRoot?: string;
   /** What each side of a comparison ran, for the header. */
   sides?: FlameDiff['sides'];
+  /** The model's attribution: inlined code drawn in frames of its own, as the editor places it. */
+  attribution?: Attribution;
   /** Adds per-function extras (V8 tiers) to the payload before it is sent. */
   decorate?: (payload: FlamePayload) => void;
   /** Built already (in the profile worker, extras included): sent as it is. */
@@ -41,7 +44,7 @@ export function buildPayload(content: FlameContent): FlamePayload {
   if (!content.model) throw new Error(`nothing to draw for ${content.title}`);
   const payload = content.before
     ? buildDiffPayload(content.before, content.model, { title: content.title, beforeTitle: content.beforeTitle, beforeRoot: content.beforeRoot, afterRoot: content.afterRoot, sides: content.sides })
-    : buildFlamePayload(content.model, { title: content.title });
+    : buildFlamePayload(content.model, { title: content.title, attribution: content.attribution });
   content.decorate?.(payload);
   return payload;
 }

@@ -8,6 +8,11 @@ const amount = (a: Pick<AllocationAnnotation, 'bytes' | 'bytesPerRequest'>) => (
 export function allocationLabel(a: AllocationAnnotation): string {
   if (a.kind === 'retained') return `retains ${amount(a)}`;
   if (a.kind === 'call') return `calls allocate ${amount(a)}`;
+  if (a.inlining?.ranInlinedInto?.length) return `allocates ${amount(a)} (inlined)`;
+  if (a.inlining?.notPlaced) {
+    const inlined = a.inlining.includes ?? [];
+    return `allocates ${amount(a)} with inlined ${inlined.slice(0, 2).map((c) => c.function).join(', ')}${inlined.length > 2 ? ` +${inlined.length - 2}` : ''}`;
+  }
   return `allocates ${amount(a)}`;
 }
 
@@ -31,7 +36,18 @@ export function allocationHover(a: AllocationAnnotation, profileName: string): s
   }
   return `**${mdCode(a.function)} allocates** ${per} (${formatBytes(a.bytes)} sampled, ${share}, objects the GC already freed included).` +
     `\n\nV8's sampling heap profiler records the allocating function, not the line inside it: these are the objects, arrays, strings and closures this function creates itself (and code V8 inlined into it).` +
+    inliningMarkdown(a) +
     `\n\n**Usual fixes**: reuse buffers and objects across requests, hoist constant objects, closures and regular expressions out of the function, avoid intermediate arrays (map/filter chains).\n\n_Allocation profile: ${mdEscape(profileName)}_`;
+}
+
+/** Where an allocation site's bytes ran inlined, or what ran inlined in it and why its bytes are not placed. */
+function inliningMarkdown(a: AllocationAnnotation): string {
+  const i = a.inlining;
+  if (!i) return '';
+  const into = (i.ranInlinedInto ?? []).map((x) => `\n- in ${mdCode(x.function)}: ${formatBytes(x.bytes)} sampled${x.placement === 'inferred' ? ' (inlining inferred from the source; V8 did not report it)' : ''}`).join('');
+  const placed = into ? `\n\n**Ran inlined**: V8 charged some of these bytes to the frames ${mdCode(a.function)} was inlined into; their own code allocates nothing, so the bytes are ${mdCode(a.function)}'s:${into}` : '';
+  const notPlaced = i.notPlaced ? `\n\n**Includes inlined code**: ${(i.includes ?? []).map((c) => mdCode(c.function)).join(', ')}. Not placed on one function: ${mdEscape(i.notPlaced)}.` : '';
+  return placed + notPlaced;
 }
 
 /** Hover of a line that held the event loop: the episodes' lengths and what to do. */

@@ -41,7 +41,7 @@ export function runtimeHooks(session: HotpathSession, cpu: AnnotationStore): Run
       if (!allocation) return undefined;
       return [
         { id: 'cpu', label: 'CPU time' },
-        { id: 'allocations', label: 'Allocations', build: () => allocationFlamePayload(allocation.model, { title: allocation.title, requests: allocation.requests }) },
+        { id: 'allocations', label: 'Allocations', build: () => allocationFlamePayload(allocation.model, { title: allocation.title, requests: allocation.requests, attribution: allocation.attribution }) },
       ];
     },
   };

@@ -13,7 +13,7 @@ export function attachRuntime(loaded: LoadedProfile, result: ProfileResult): Loa
   return {
     ...loaded,
     runtime,
-    ...(extras?.allocationModel ? { allocation: { model: extras.allocationModel, requests: result.load.requests.total || null, title: heapFile ? path.basename(heapFile) : `${loaded.title} (allocations)` } } : {}),
+    ...(extras?.allocationModel ? { allocation: { model: extras.allocationModel, requests: result.load.requests.total || null, title: heapFile ? path.basename(heapFile) : `${loaded.title} (allocations)`, attribution: extras.allocationAttribution } } : {}),
     ...(extras?.blocking?.lane.startUs.length ? { blocking: extras.blocking } : {}),
     ...(loop ? { eventLoop: loop } : {}),
   };

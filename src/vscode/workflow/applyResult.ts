@@ -17,6 +17,7 @@ import { attachRuntime } from '../runtime/loaded';
 import { growthRate } from '../../core/memory/growthComparison';
 import type { LeakSummary } from '../../core/workflow/leakCheck';
 import { leakCrashView } from './leakCrashStatus';
+import { inlineSourceOf } from '../../core/flame/inlined';
 
 /** The event loop's p99 delay and the line that held it most, for the status bar. */
 function loopStatus(loaded: LoadedProfile): { loopP99Ms?: number; blockedBy?: string } {
@@ -51,7 +52,7 @@ export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
   if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath, ...loopStatus(loaded) });
-  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
+  ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, attribution: loaded.attribution, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
 }
 
 /**
@@ -175,7 +176,8 @@ async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNot
     const pb = result.profiles.b;
     const side = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
     const diff = { beforeTitle: `A: ${a.label}`, beforeRoot: pa.projectRoot, afterRoot: pb.projectRoot, sides: { before: side(a), after: side(b) } };
-    const loaded: LoadedProfile = await loadedFromFile(pb.path, { before: pa.path, diff, title: `B: ${b.label}` });
+    // A's inlined code as it was placed during the run: a revision's worktree (its sources) is gone by now.
+    const loaded: LoadedProfile = await loadedFromFile(pb.path, { before: pa.path, diff, title: `B: ${b.label}`, ...(pa.attribution ? { beforeInline: inlineSourceOf(pa.attribution) } : {}) });
     ctx.session.setProfile(loaded);
     ctx.flame.show({ title: loaded.title, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, { preserveFocus: true });
   }

@@ -54,7 +54,7 @@ export function loadedFromAnalysis(profilePath: string, analysed: AnalysedProfil
  * extension host's main thread. `before`: a differential flamegraph against that profile. Errors say
  * what is wrong with the file; cancelling stops the worker.
  */
-export async function loadedFromFile(file: string, options: { before?: string; diff?: EditorProfileRequest['diff']; title?: string; token?: CancellationToken; onProgress?: (stage: string, fraction: number) => void } = {}): Promise<LoadedProfile> {
-  const r = await loadProfileInWorker({ file, before: options.before, diff: options.diff, title: options.title, maxFunctions: maxFunctions(), limit: 50, pathMap: pathMapFromSettings() }, options.token ?? neverCancelled, options.onProgress);
+export async function loadedFromFile(file: string, options: { before?: string; diff?: EditorProfileRequest['diff']; beforeInline?: EditorProfileRequest['beforeInline']; title?: string; token?: CancellationToken; onProgress?: (stage: string, fraction: number) => void } = {}): Promise<LoadedProfile> {
+  const r = await loadProfileInWorker({ file, before: options.before, diff: options.diff, beforeInline: options.beforeInline, title: options.title, maxFunctions: maxFunctions(), limit: 50, pathMap: pathMapFromSettings() }, options.token ?? neverCancelled, options.onProgress);
   return { profilePath: file, title: options.title ?? path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload, ...(r.runtime ? { runtime: r.runtime } : {}) };
 }

@@ -60,6 +60,14 @@ describe('allocation, leak and event-loop surfaces', () => {
     for (const name of HOSTILE_NAMES) {
       assertInert(blockedHover(blocked(name), name), 'blocked hover');
       for (const kind of ['function', 'call', 'retained'] as const) assertInert(allocationHover(alloc(name, kind), name), `${kind} hover`);
+      // Inlining notes name the program's functions too (allocations through inlining).
+      const fn = { function: name, file: `/app/${name}.js`, line: 2 };
+      assertInert(allocationHover({ ...alloc(name, 'function'), inlining: { ranInlinedInto: [{ ...fn, bytes: 9, placement: 'inlined' }] } }, name), 'placed hover');
+      const notPlaced = { ...alloc(name, 'function'), inlining: { includes: [{ ...fn, reportedByV8: true }], notPlaced: `${name} (object literal, line 3) and ${name} can each allocate` } };
+      assertInert(allocationHover(notPlaced, name), 'not-placed hover');
+      const label = labelText(allocationLabel(notPlaced));
+      assert.doesNotMatch(label, RAW_CONTROL, JSON.stringify(label));
+      assert.ok(!label.includes('$('), label);
     }
   });
 
@@ -89,7 +97,8 @@ describe('allocation, leak and event-loop surfaces', () => {
 
   it('CLI: routes, memory, event-loop and leak sections carry no escape sequence from the app', () => {
     for (const name of HOSTILE_NAMES) {
-      const site = { function: name, file: `/app/${name}.js`, line: 3, bytes: 10, bytesPerRequest: 1, pct: 10, category: 'dependency', package: name };
+      const fn = { function: name, file: `/app/${name}.js`, line: 2 };
+      const site = { function: name, file: `/app/${name}.js`, line: 3, bytes: 10, bytesPerRequest: 1, pct: 10, category: 'dependency', package: name, inlining: { includes: [{ ...fn, reportedByV8: true }], notPlaced: name, ranInlinedInto: [{ ...fn, bytes: 5, placement: 'inferred' as const }] } };
       const text = [
         routesBlock({ routes: [{ method: 'GET', path: `/${name}`, requests: 1, latencyMs: { p50: 1, p90: 1, p99: 1, max: 1 }, non2xx: 0 }, { method: 'GET', path: '/b', requests: 1, latencyMs: { p50: 1, p90: 1, p99: 1, max: 1 }, non2xx: 0 }] } as never),
         memoryBlock({ allocations: { samplingIntervalBytes: 32768, includesCollected: true, totalBytes: 10, bytesPerRequest: 1, sites: [site], heapProfilePath: null }, gcPct: 1, gcPauses: null, gcSource: 'cpu-profile' }, '/'),
