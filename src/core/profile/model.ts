@@ -8,7 +8,7 @@ import { tooLarge } from './errors';
 import { buildFunctions } from './functions';
 import { parseJsDebugAnnotations } from './jsDebug';
 import { buildLineTable } from './lines';
-import { PADDING, scanProfile } from './scanner';
+import { PADDING, scanProfile, type RawProfile } from './scanner';
 import { buildTree } from './tree';
 import type { ModelOptions, ProfileModel } from './types';
 
@@ -48,6 +48,12 @@ export function modelFromBuffer(buf: Buffer, length: number, source: string, thr
 
 function build(buf: Buffer, length: number, source: string, thread?: string): ProfileModel {
   const raw = scanProfile(buf, length, source);
+  const annotations = raw.vscode ? parseJsDebugAnnotations(buf.toString('utf8', raw.vscode.start, raw.vscode.end)) : {};
+  return modelFromRaw(raw, source, thread, annotations);
+}
+
+/** @internal A scanned profile → its model (the steps after the scanner; threads.ts feeds merged profiles). */
+export function modelFromRaw(raw: RawProfile, source: string, thread?: string, annotations: ReturnType<typeof parseJsDebugAnnotations> = {}): ProfileModel {
   const tree = buildTree(raw, source);
   const table = buildFunctions(raw, tree);
   const lines = buildLineTable(raw, tree, table);
@@ -60,8 +66,6 @@ function build(buf: Buffer, length: number, source: string, thread?: string): Pr
     else if (info.category === 'gc') gcUs += table.selfUs[f];
     else if (info.category === 'program') programUs += table.selfUs[f];
   });
-
-  const annotations = raw.vscode ? parseJsDebugAnnotations(buf.toString('utf8', raw.vscode.start, raw.vscode.end)) : {};
 
   const model: ProfileModel = {
     source,

@@ -50,10 +50,10 @@ export interface AnalyzeOptions {
 }
 
 /** Joins V8's signals to the main model and returns what the analysis carries of them, and the raw signals. */
-export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined): Promise<Pick<Analysis, 'v8' | 'v8Functions'> & { raw?: V8RawSignals }> {
+export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined, sourceMapUrls?: Record<string, string>): Promise<Pick<Analysis, 'v8' | 'v8Functions'> & { raw?: V8RawSignals }> {
   const raw = given ?? await readV8Sidecar(profilePath);
   if (!raw) return {};
-  const joined = await joinV8Signals(model, raw, { sourceMapUrls: await readSourceMapSidecar(profilePath) });
+  const joined = await joinV8Signals(model, raw, { sourceMapUrls: sourceMapUrls ?? await readSourceMapSidecar(profilePath) });
   const v8: V8Collection = { ...raw.collection };
   if (joined.findings.length) v8.findings = joined.findings;
   else delete v8.findings;
@@ -92,10 +92,10 @@ export interface ThreadAnalysis {
  * Attribution and rankings of one thread's model, without Hotpath's own frames (its preload, probes
  * and exit hook); how much time those took is said once, in a warning.
  */
-export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean }): Promise<ThreadAnalysis> {
+export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean; sourceMapUrls?: Record<string, string> }): Promise<ThreadAnalysis> {
   const attribution = options.attribution === false
     ? plainAttribution(model)
-    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath, options.token), token: options.token });
+    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: options.sourceMapUrls ?? await readSourceMapSidecar(options.profilePath, options.token), token: options.token });
   const { thread, limit } = options;
   const overhead = hotpathOverhead(model);
   const extra = overhead.functions.size;
