@@ -72,6 +72,11 @@ export class V8Collector {
   private tracingStopped = false;
   /** Deopt trace lines whose end V8 printed on the app's stdout instead of our file (see strayDependencyTails). */
   private strayStdoutLines = 0;
+  /**
+   * A worker thread's isolate: its own trace file, but V8's flags are the process's, switched on and off
+   * by the main thread's collector (`parent`), whose stdout reader also has the inlining refusals.
+   */
+  private parent: V8Collector | undefined;
 
   private constructor(
     private readonly session: CdpSession,
@@ -96,6 +101,28 @@ export class V8Collector {
     return collector;
   }
 
+  /**
+   * Signals of a worker thread's isolate, collected alongside the main thread's (`main`, already started).
+   * V8 writes each isolate's code trace to the file `--redirect-code-traces-to` named when that isolate
+   * traced for the first time, and starts the file afresh then; so the worker's file is named, and its
+   * isolate made to trace (the probe), before it runs anything else of ours — one worker at a time
+   * (WorkerHub runs setups in turn). Never throws; a worker whose signals cannot be collected says why.
+   */
+  static async startWorker(main: V8Collector, session: CdpSession, workerId: string): Promise<V8Collector> {
+    const options: V8CollectorOptions = { mode: main.options.mode, logger: main.options.logger };
+    let traceFile = '';
+    try { traceFile = traceFileFor(main.pid, workerId); } catch (err) {
+      const c = new V8Collector(session, main.pid, options, '', undefined);
+      c.notes.push(`no private directory for V8's trace (${errorMessage(err)})`);
+      return c;
+    }
+    const collector = new V8Collector(session, main.pid, options, traceFile, undefined);
+    collector.parent = main;
+    if (!main.active) collector.notes.push('V8\'s tracing could not be switched on in the process (see the main thread\'s limitation)');
+    else await collector.begin();
+    return collector;
+  }
+
   private async begin(): Promise<void> {
     const { session } = this;
     try {
@@ -111,7 +138,7 @@ export class V8Collector {
     }
     try {
       fs.rmSync(this.traceFile, { force: true }); // a previous attach's leftovers; V8 appends
-      const stdoutTraces = this.options.mode !== 'attach' && this.options.output !== undefined;
+      const stdoutTraces = this.parent ? this.parent.inlining !== undefined : this.options.mode !== 'attach' && this.options.output !== undefined;
       await evaluate(session, setFlagsExpression(`${enableFlags(this.traceFile, { stdoutTraces })} ${NATIVES_ON}`));
       let probe: [number, number] | undefined;
       try { probe = await evaluate<[number, number]>(session, PROBE_EXPRESSION); } finally {
@@ -132,7 +159,8 @@ export class V8Collector {
       }
       this.active = true;
       if (this.options.guardSeconds) await evaluate(session, guardExpression(DISABLE_FLAGS, this.options.guardSeconds * 1000));
-      if (stdoutTraces) {
+      // A worker's inlining refusals are on the same stdout, read by the main thread's collector.
+      if (stdoutTraces && !this.parent) {
         this.inlining = new InliningTraceReader();
         const reader = this.inlining;
         this.outputSub = this.options.output!((chunk) => reader.push(chunk));
@@ -154,6 +182,8 @@ export class V8Collector {
   }
 
   private async switchOff(): Promise<void> {
+    // A worker's collector never turns the process's tracing off (the main thread's still runs): only natives.
+    if (this.parent) { await evaluate(this.session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined); return; }
     await evaluate(this.session, setFlagsExpression(DISABLE_FLAGS)).catch(() => undefined);
     if (this.options.guardSeconds) await evaluate(this.session, UNGUARD_EXPRESSION).catch(() => undefined);
   }
@@ -306,7 +336,7 @@ export class V8Collector {
     const disk = new DiskSources();
     return buildRawFunctions({
       trace, statuses, profileFunctions,
-      refusals: this.inlining?.result() ?? [],
+      refusals: (this.parent ?? this).inlining?.result() ?? [],
       position: (file, offset) => scripts?.positionInFile(normalizeFile(file), offset) ?? disk.positionAt(file, offset),
     });
   }

@@ -61,11 +61,21 @@ export function traceDirectory(): string {
   return dir;
 }
 
-export function traceFileFor(pid: number): string {
-  return path.join(traceDirectory(), `${pid}.trace`);
+/**
+ * `<pid>.trace` for the main thread, `<pid>-w<workerId>.trace` for a worker thread: V8 gives each
+ * isolate its own code tracer, which starts its file afresh when created (collector.ts startWorker).
+ */
+export function traceFileFor(pid: number, workerId?: string): string {
+  const worker = workerId !== undefined ? `-w${String(workerId).replace(/[^0-9a-z]/gi, '')}` : '';
+  return path.join(traceDirectory(), `${pid}${worker}.trace`);
 }
 
-/** Removes a process's trace file (after it exited: it may have traced on its way out). */
+/** Removes a process's trace files, its workers' too (after it exited: it may have traced on its way out). */
 export function removeTraceFile(pid: number): void {
-  try { fs.rmSync(traceFileFor(pid), { force: true }); } catch { /* no directory: nothing to remove */ }
+  try {
+    const dir = traceDirectory();
+    for (const name of fs.readdirSync(dir)) {
+      if (name === `${pid}.trace` || (name.startsWith(`${pid}-w`) && name.endsWith('.trace'))) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch { /* no directory: nothing to remove */ }
 }

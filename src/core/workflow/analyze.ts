@@ -46,6 +46,8 @@ export interface AnalyzeOptions {
   sourceMaps?: boolean;
   /** The main thread's V8 signals of this run; otherwise read from the profile's `.v8.json` sidecar. */
   v8?: V8RawSignals;
+  /** The worker threads' signals of this run by thread label; otherwise read from each profile's sidecar. */
+  workerV8?: ReadonlyMap<string, V8RawSignals>;
   token?: CancellationToken;
 }
 
@@ -127,12 +129,12 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   for (const s of saved) {
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
     const first = !main;
-    if (first) v8 = await attachV8(model, s.path, options.v8);
-    const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: first ? v8.raw : undefined, token: options.token });
-    if (first) {
-      main = { model, attribution: analysis.attribution };
-      annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions, s.thread);
-    }
+    // Every thread with its own isolate's signals: tiers, deopts, and the inlining that places its time.
+    const own = await attachV8(model, s.path, first ? options.v8 : options.workerV8?.get(s.thread));
+    if (first) v8 = own;
+    const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: own.raw, token: options.token });
+    annotateHotspots(analysis.hotspots, analysis.attribution, own.v8Functions, s.thread);
+    if (first) main = { model, attribution: analysis.attribution };
     hotspots.push(...analysis.hotspots);
     lines.push(...analysis.lines);
     packages.push(...analysis.packages);

@@ -1,0 +1,105 @@
+/**
+ * The worker threads of one process, over its main inspector session (the `NodeWorker` domain): each
+ * worker gets one WorkerSession, shared by everything that works on workers — V8's signals from before
+ * the warm-up, the CPU profiler from the measured window on. A worker that starts later waits (Node's
+ * waitForDebuggerOnStart) until every user has set it up, so nothing it runs is missed.
+ */
+import { type Disposable, DisposableStore } from '../common/disposable';
+import { errorMessage } from '../common/errors';
+import { type Logger, silentLogger } from '../common/logger';
+import type { CdpClient } from './cdpClient';
+import { WorkerSession, type WorkerInfo } from './workerSession';
+
+export interface WorkerHandle {
+  session: WorkerSession;
+  info: WorkerInfo;
+  /** `worker 2 (pool.js)`: how hotspots and saved files name its thread. */
+  thread: string;
+}
+
+/** `worker <id> (<file>)`: the file is the worker's script, or its title when it has none. */
+export function workerLabel(info: WorkerInfo): string {
+  const file = info.url ? info.url.replace(/^file:\/\//, '').split('/').pop() : info.title;
+  return `worker ${info.workerId}${file ? ` (${file})` : ''}`;
+}
+
+export type WorkerSetup = (worker: WorkerHandle) => Promise<void>;
+
+export class WorkerHub implements Disposable {
+  private readonly subs = new DisposableStore();
+  private readonly sessions = new Map<string, WorkerHandle>();
+  private readonly setups: WorkerSetup[] = [];
+  /** Setups run one at a time, across workers: some (V8's trace file per isolate) set process-wide flags. */
+  private queue: Promise<void> = Promise.resolve();
+  /** What ran on each worker: a worker attached while a user registers must not be set up twice. */
+  private readonly done = new WeakMap<WorkerHandle, Set<WorkerSetup>>();
+  private disposed = false;
+
+  private constructor(private readonly client: CdpClient, private readonly logger: Logger) {}
+
+  /** Attaches to the process's workers, those running now and those it starts later. Never throws. */
+  static async start(client: CdpClient, logger: Logger = silentLogger): Promise<WorkerHub> {
+    const hub = new WorkerHub(client, logger);
+    hub.subs.add(client.onEvent('NodeWorker.attachedToWorker', (event) => hub.attached(event)));
+    hub.subs.add(client.onEvent('NodeWorker.receivedMessageFromWorker', ({ sessionId, message }) => hub.sessions.get(sessionId)?.session.handleMessage(message)));
+    hub.subs.add(client.onEvent('NodeWorker.detachedFromWorker', ({ sessionId }) => hub.sessions.get(sessionId)?.session.handleDetached()));
+    // NodeWorker exists on every supported Node, but a failure must not stop the main thread's work.
+    // Node announces the workers already running before it answers enable.
+    await client.trySend('NodeWorker.enable', { waitForDebuggerOnStart: true });
+    await hub.queue;
+    return hub;
+  }
+
+  get workers(): WorkerHandle[] { return [...this.sessions.values()]; }
+
+  private serial(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private attached({ sessionId, workerInfo, waitingForDebugger }: { sessionId: string; workerInfo: WorkerInfo; waitingForDebugger: boolean }): void {
+    if (this.disposed) return;
+    const handle: WorkerHandle = { session: new WorkerSession(this.client, sessionId, workerInfo), info: workerInfo, thread: workerLabel(workerInfo) };
+    this.sessions.set(sessionId, handle);
+    void this.serial(async () => {
+      try {
+        for (const setup of [...this.setups]) await this.run(setup, handle);
+      } finally {
+        // Always let it run: a worker left waiting would hang the app.
+        if (waitingForDebugger) await handle.session.trySend('Runtime.runIfWaitingForDebugger');
+      }
+    });
+  }
+
+  private async run(setup: WorkerSetup, handle: WorkerHandle): Promise<void> {
+    let done = this.done.get(handle);
+    if (!done) this.done.set(handle, (done = new Set()));
+    if (done.has(setup)) return;
+    done.add(setup);
+    try { await setup(handle); } catch (err) { this.logger.warn(`Setting up ${handle.thread} failed: ${errorMessage(err)}`); }
+  }
+
+  /**
+   * Runs `setup` on every worker attached so far (resolves when they are done) and on each worker that
+   * starts from now on, before it runs. The returned promise never rejects: a setup's failure is logged.
+   */
+  use(setup: WorkerSetup): Promise<void> {
+    this.setups.push(setup);
+    const existing = this.workers;
+    return this.serial(async () => { for (const w of existing) await this.run(setup, w); });
+  }
+
+  /** Stops setting up new workers (those attached keep their sessions until the connection closes). */
+  stopUsing(setup: WorkerSetup): void {
+    const i = this.setups.indexOf(setup);
+    if (i >= 0) this.setups.splice(i, 1);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.subs.dispose();
+    for (const w of this.sessions.values()) w.session.dispose();
+    this.sessions.clear();
+  }
+}
