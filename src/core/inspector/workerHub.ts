@@ -52,6 +52,11 @@ export class WorkerHub implements Disposable {
 
   get workers(): WorkerHandle[] { return [...this.sessions.values()]; }
 
+  /** Runs `work` between worker set-ups, never during one (e.g. switching process-wide V8 flags). */
+  runBetween(work: () => Promise<void>): Promise<void> {
+    return this.serial(work);
+  }
+
   private serial(work: () => Promise<void>): Promise<void> {
     const next = this.queue.then(work, work);
     this.queue = next.catch(() => undefined);

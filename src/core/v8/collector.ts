@@ -13,13 +13,13 @@ import type { Event } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
 import type { CdpSession } from '../inspector/cdpClient';
 import type { RawCpuProfile } from '../inspector/profilingRun';
-import { conflictingFlags, DISABLE_FLAGS, enableFlags, NATIVES_OFF, NATIVES_ON, traceFileFor } from './flags';
+import { conflictingFlags, DISABLE_FLAGS, enableFlags, NATIVES_OFF, NATIVES_ON, redirectFlags, traceFileFor, TRACING_OFF } from './flags';
 import { InliningTraceReader } from './inliningTrace';
 import { protectorFindings } from './explain';
 import { buildRawFunctions, type FunctionStatus, normalizeFile } from './raw';
 import { lineStarts, positionAt, ScriptTable } from './scripts';
 import { calibrateLayout, optimizerDisabled, type StatusLayout, tierFromStatus } from './statusBits';
-import { DESCRIBE_EXPRESSION, guardExpression, PROBE_EXPRESSION, PROTECTORS_EXPRESSION, setFlagsExpression, STATUS_QUERY_FUNCTION, UNGUARD_EXPRESSION } from './targetScripts';
+import { DESCRIBE_EXPRESSION, guardExpression, PROTECTORS_EXPRESSION, setFlagsExpression, STATUS_QUERY_FUNCTION, UNGUARD_EXPRESSION, windowedProbeExpression } from './targetScripts';
 import { parseTrace, PROBE_NAME, strayDependencyTails } from './traceParser';
 import { V8_SIGNALS_VERSION, type V8Collection, type V8FunctionRef, type V8RawSignals, type V8Tier } from './types';
 
@@ -35,6 +35,11 @@ export interface V8CollectorOptions {
    * connection lost): attaching must never leave a production process tracing. Default: no guard.
    */
   guardSeconds?: number;
+  /**
+   * Leave V8's tracing off after the set-up until startTracing(): the process's worker threads are set
+   * up first, each isolate with a trace file of its own (collector.ts startWorker, WorkerSignals).
+   */
+  deferTracing?: boolean;
 }
 
 interface Described {
@@ -77,6 +82,8 @@ export class V8Collector {
    * by the main thread's collector (`parent`), whose stdout reader also has the inlining refusals.
    */
   private parent: V8Collector | undefined;
+  /** The process's tracing is on (the main thread's collector switches it on for every isolate). */
+  private tracingOn = false;
 
   private constructor(
     private readonly session: CdpSession,
@@ -139,11 +146,15 @@ export class V8Collector {
     try {
       fs.rmSync(this.traceFile, { force: true }); // a previous attach's leftovers; V8 appends
       const stdoutTraces = this.parent ? this.parent.inlining !== undefined : this.options.mode !== 'attach' && this.options.output !== undefined;
-      await evaluate(session, setFlagsExpression(`${enableFlags(this.traceFile, { stdoutTraces })} ${NATIVES_ON}`));
+      // Where this isolate traces to (fixed by its first trace line: the probe's) and natives to parse the
+      // probe; tracing itself only around the probe, unless it is to stay on (see windowedProbeExpression).
+      await evaluate(session, setFlagsExpression(`${redirectFlags(this.traceFile)} ${NATIVES_ON}`));
+      const stayOn = this.parent ? this.parent.tracingOn : !this.options.deferTracing;
       let probe: [number, number] | undefined;
-      try { probe = await evaluate<[number, number]>(session, PROBE_EXPRESSION); } finally {
+      try { probe = await evaluate<[number, number]>(session, windowedProbeExpression(enableFlags(this.traceFile, { stdoutTraces }), stayOn ? undefined : TRACING_OFF)); } finally {
         await evaluate(session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined);
       }
+      if (stayOn && !this.parent) this.tracingOn = true;
       this.layout = probe ? calibrateLayout(probe[0], probe[1]) : undefined;
       if (probe && optimizerDisabled(probe[1])) {
         const flags = this.described!.execArgv.filter((a) => /^--(jitless|max-opt|no-opt|no-turbofan|no-maglev|lite-mode)\b/.test(a));
@@ -189,6 +200,19 @@ export class V8Collector {
   }
 
   get isActive(): boolean { return this.active; }
+
+  /**
+   * Switches V8's tracing on for the whole process (with `deferTracing`, once the worker threads running
+   * now have their own trace files); isolates set up later get theirs before they run.
+   */
+  async startTracing(): Promise<void> {
+    if (!this.active || this.parent || this.tracingOn || this.tracingStopped) return;
+    this.tracingOn = true;
+    const stdoutTraces = this.inlining !== undefined;
+    await evaluate(this.session, setFlagsExpression(enableFlags(this.traceFile, { stdoutTraces }))).catch((err) => {
+      this.notes.push(`V8's tracing could not be switched on (${errorMessage(err)})`);
+    });
+  }
 
   /**
    * Ends the traced window: call when the measured load ends, before Profiler.stop — stopping the

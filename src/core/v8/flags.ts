@@ -32,6 +32,14 @@ export function enableFlags(traceFile: string, options: { stdoutTraces: boolean 
   return ['--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`, ...TRACE_FLAGS, ...(options.stdoutTraces ? STDOUT_FLAGS : [])].join(' ');
 }
 
+/** Only where traces go (no tracing yet): `--redirect-code-traces-to` is read when an isolate first traces. */
+export function redirectFlags(traceFile: string): string {
+  return ['--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`].join(' ');
+}
+
+/** Tracing off, natives and the redirect left as they are (the end of an isolate's set-up window, collector.ts). */
+export const TRACING_OFF = [...TRACE_FLAGS, ...STDOUT_FLAGS].map((f) => f.replace(/^--/, '--no-')).join(' ');
+
 /** Turns the signals off again; the process keeps running as it did before (attach). The redirect stays (see above). */
 export const DISABLE_FLAGS = [...TRACE_FLAGS, ...STDOUT_FLAGS, '--allow-natives-syntax'].map((f) => f.replace(/^--/, '--no-')).join(' ');
 

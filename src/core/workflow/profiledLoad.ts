@@ -76,8 +76,10 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   // Worker threads first: the hub holds a worker that starts later until V8's signals and the profiler
   // are set up in it. One hub per connection: both use its sessions.
   const hub = ctx.workers !== false ? await WorkerHub.start(client, logger) : undefined;
-  const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds }) : undefined;
+  const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
   const workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
+  // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
+  if (v8 && hub) await hub.runBetween(() => v8.startTracing());
   // Every thread's profiler runs from here on, so the measured profile knows the code the warm-up compiles.
   const keepers: CodeMapKeeper[] = [];
   const keep = async (session: CdpSession) => {
