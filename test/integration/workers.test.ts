@@ -55,10 +55,15 @@ for (const [major, label] of NODE_MATRIX) {
       assert.ok(lines.length >= 2, `levenshtein's lines in the workers: ${JSON.stringify(doc.lines.map((l: any) => [l.file, l.line, l.thread]))}`);
       for (const l of lines) {
         assert.equal(l.function, 'levenshtein');
-        // 'inlined': V8 reported the inlining (its worker isolate's trace); 'inferred' would be a guess from the source.
-        assert.equal(l.placement, 'inlined', `line ${l.line} (${l.thread})`);
-        assert.match(l.inlinedInto, /^module\.exports/);
+        if (l.placement === 'inlined') assert.match(l.inlinedInto, /^module\.exports/);
       }
+      // 'inlined': V8 reported the inlining (the worker isolate's own trace); 'own': the profile has a frame of
+      // levenshtein (Node 26's profiler reports inlined frames); 'inferred' is a guess from the source, which
+      // is all there was without the worker's signals. A guess may remain for time that ran in code V8 does
+      // not describe (Maglev's inlining, before TurboFan took over under a slow warm-up): at most a minority.
+      const ms = (p: (l: any) => boolean) => lines.filter(p).reduce((s: number, l: any) => s + l.selfMs, 0);
+      const known = ms((l) => l.placement === 'inlined' || l.placement === 'own');
+      assert.ok(known > ms((l) => l.placement === 'inferred'), `placed from V8's facts: ${JSON.stringify(lines.map((l: any) => [l.thread, l.line, l.placement, l.selfMs]))}`);
       // Each pool thread's time is on the worker's lines, not on piscina's line that calls the task
       // function (where V8's profiler charges code compiled on the stack before it started: OSR code).
       for (const thread of doc.profiles.map((p: any) => p.thread).filter(workerThread)) {
@@ -95,7 +100,7 @@ for (const [major, label] of NODE_MATRIX) {
       const lens = file?.functions.find((f) => f.function === 'levenshtein');
       assert.ok(lens, `a CodeLens on levenshtein: ${JSON.stringify([...view.annotations.files.keys()])}`);
       assert.deepEqual(lens.threads?.filter(workerThread).length, 2, `it ran in both pool threads: ${lens.threads}`);
-      assert.ok(file!.lines.some((l) => LEVENSHTEIN_LINES.includes(l.line) && l.placement === 'inlined'));
+      assert.ok(file!.lines.some((l) => LEVENSHTEIN_LINES.includes(l.line) && l.function === 'levenshtein' && l.selfMs > 0), 'levenshtein\'s lines are labelled');
       assert.equal(view.hotspots.find((h) => h.category === 'user')?.function, 'levenshtein', 'the headline names the worker\'s function');
       // The merged flamegraph: a frame per thread under the root, the worker's function under a worker's frame.
       const { strings, functions, frames } = view.payload;

@@ -33,13 +33,20 @@ export class WorkerHub implements Disposable {
   private queue: Promise<void> = Promise.resolve();
   /** What ran on each worker: a worker attached while a user registers must not be set up twice. */
   private readonly done = new WeakMap<WorkerHandle, Set<WorkerSetup>>();
+  /** Workers that started after the hub attached and wait until release() (see start's `hold`). */
+  private held: WorkerHandle[] | undefined;
   private disposed = false;
 
   private constructor(private readonly client: CdpClient, private readonly logger: Logger) {}
 
-  /** Attaches to the process's workers, those running now and those it starts later. Never throws. */
-  static async start(client: CdpClient, logger: Logger = silentLogger): Promise<WorkerHub> {
+  /**
+   * Attaches to the process's workers, those running now and those it starts later. Never throws.
+   * `hold`: a worker that starts from now on waits, after its set-ups, until release() — so workers
+   * that appear while the users register are set up by all of them before they run.
+   */
+  static async start(client: CdpClient, logger: Logger = silentLogger, options: { hold?: boolean } = {}): Promise<WorkerHub> {
     const hub = new WorkerHub(client, logger);
+    if (options.hold) hub.held = [];
     hub.subs.add(client.onEvent('NodeWorker.attachedToWorker', (event) => hub.attached(event)));
     hub.subs.add(client.onEvent('NodeWorker.receivedMessageFromWorker', ({ sessionId, message }) => hub.sessions.get(sessionId)?.session.handleMessage(message)));
     hub.subs.add(client.onEvent('NodeWorker.detachedFromWorker', ({ sessionId }) => hub.sessions.get(sessionId)?.session.handleDetached()));
@@ -71,9 +78,19 @@ export class WorkerHub implements Disposable {
       try {
         for (const setup of [...this.setups]) await this.run(setup, handle);
       } finally {
-        // Always let it run: a worker left waiting would hang the app.
-        if (waitingForDebugger) await handle.session.trySend('Runtime.runIfWaitingForDebugger');
+        // Always let it run (now, or at release()): a worker left waiting would hang the app.
+        if (waitingForDebugger && this.held) this.held.push(handle);
+        else if (waitingForDebugger) await handle.session.trySend('Runtime.runIfWaitingForDebugger');
       }
+    });
+  }
+
+  /** Lets the workers held since start() run (after every set-up registered so far); later ones run at once. Idempotent. */
+  release(): Promise<void> {
+    return this.serial(async () => {
+      const held = this.held ?? [];
+      this.held = undefined;
+      for (const w of held) await w.session.trySend('Runtime.runIfWaitingForDebugger');
     });
   }
 

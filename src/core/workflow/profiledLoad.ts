@@ -75,20 +75,28 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   const guardSeconds = loadOptions.warmupSeconds + loadOptions.durationSeconds + 120;
   // Worker threads first: the hub holds a worker that starts later until V8's signals and the profiler
   // are set up in it. One hub per connection: both use its sessions.
-  const hub = ctx.workers !== false ? await WorkerHub.start(client, logger) : undefined;
-  const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
-  const workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
-  // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
-  if (v8 && hub) await hub.runBetween(() => v8.startTracing());
-  // Every thread's profiler runs from here on, so the measured profile knows the code the warm-up compiles.
+  const hub = ctx.workers !== false ? await WorkerHub.start(client, logger, { hold: true }) : undefined;
+  let v8: V8Collector | undefined;
+  let workerV8: WorkerSignals | undefined;
   const keepers: CodeMapKeeper[] = [];
   const keep = async (session: CdpSession) => {
     const k = await CodeMapKeeper.start(session, ctx.samplingIntervalMicros, logger);
     if (k) keepers.push(k);
   };
-  await keep(client);
   const keepWorkers = hub ? (w: WorkerHandle) => keep(w.session) : undefined;
-  if (hub && keepWorkers) await hub.use(keepWorkers);
+  try {
+    v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
+    workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
+    // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
+    const collector = v8;
+    if (collector && hub) await hub.runBetween(() => collector.startTracing());
+    // Every thread's profiler runs from here on, so the measured profile knows the code the warm-up compiles.
+    await keep(client);
+    if (hub && keepWorkers) await hub.use(keepWorkers);
+  } finally {
+    // Workers started meanwhile run now, set up like the others (and never stay waiting, whatever happened).
+    await hub?.release();
+  }
   let succeeded = false;
   let sampler: AllocationSampler | undefined;
   let loopMonitor: LoopMonitor | undefined;
