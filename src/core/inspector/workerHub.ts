@@ -59,6 +59,18 @@ export class WorkerHub implements Disposable {
 
   get workers(): WorkerHandle[] { return [...this.sessions.values()]; }
 
+  /**
+   * Waits (at most `timeoutMs`) until each worker attached so far has finished what it was running
+   * synchronously — its start-up, typically — and turned its event loop: then it is idle, or serving.
+   * A worker blocked in Atomics.wait (a pool's idle thread) never turns it, and is idle: the timeout.
+   */
+  async settle(timeoutMs: number): Promise<void> {
+    await Promise.all(this.workers.map((w) => Promise.race([
+      w.session.trySend('Runtime.evaluate', { expression: 'new Promise((resolve) => setImmediate(resolve))', awaitPromise: true, silent: true }),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ])));
+  }
+
   /** Runs `work` between worker set-ups, never during one (e.g. switching process-wide V8 flags). */
   runBetween(work: () => Promise<void>): Promise<void> {
     return this.serial(work);

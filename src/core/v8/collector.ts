@@ -163,7 +163,9 @@ export class V8Collector {
       if (!this.layout) this.notes.push(`this V8 (Node ${this.described!.nodeVersion}) reports optimization status bits Hotpath does not know (probe: ${probe?.map((n) => '0x' + n.toString(16)).join(', ')}), so tiers are unknown`);
       // Without an optimizer there is nothing for the probe to compile, hence no trace line: the tiers
       // (all unoptimized) are still worth reading.
-      if (!this.optimizerOff && !(await this.traceReachesFile())) {
+      // Once more when the probe is not there: another thread's isolate that traced for the first time
+      // during the window started this file afresh (V8 does on a code tracer's creation); it cannot again.
+      if (!this.optimizerOff && !(await this.traceReachesFile()) && !(await this.probeAgain(stayOn))) {
         await this.switchOff();
         this.notes.push(`V8 accepted the trace flags but wrote nothing to ${this.traceFile}: the target cannot write there (another user, a container's /tmp) or its code tracer was set up earlier with another destination`);
         return;
@@ -184,6 +186,17 @@ export class V8Collector {
   }
 
   /** The probe's trace line in our file (a compile may be logged a moment after the evaluation returns). */
+  private async probeAgain(stayOn: boolean): Promise<boolean> {
+    const stdoutTraces = this.parent ? this.parent.inlining !== undefined : this.options.mode !== 'attach' && this.options.output !== undefined;
+    try {
+      await evaluate(this.session, setFlagsExpression(NATIVES_ON));
+      await evaluate(this.session, windowedProbeExpression(enableFlags(this.traceFile, { stdoutTraces }), stayOn ? undefined : TRACING_OFF));
+    } catch { return false; } finally {
+      await evaluate(this.session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined);
+    }
+    return this.traceReachesFile();
+  }
+
   private async traceReachesFile(): Promise<boolean> {
     for (let attempt = 0; attempt < 10; attempt++) {
       try { if (fs.readFileSync(this.traceFile, 'utf8').includes(PROBE_NAME)) return true; } catch { /* not created yet */ }
