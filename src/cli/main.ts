@@ -20,7 +20,7 @@ import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport } from './htmlReport';
+import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport, writeThreadsFlameReport } from './htmlReport';
 import { compareJson, renderCompare } from './compareOutput';
 import { compareCommandFor } from './compareHint';
 import { compareVariants } from '../core/workflow/compare';
@@ -129,6 +129,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
+    if (!args.diff && result.profiles && result.profiles.length > 1) return writeThreadsFlameReport(result.profiles, args.html);
     return args.diff ? writeDiffReport(result.diff?.before ?? args.files[0], result.model, args.html) : writeFlameReport(result.model, args.html, result.v8Functions);
   }
   if (result.kind === 'compare') {
@@ -143,6 +144,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if ((result.kind === 'profile' || result.kind === 'script' || result.kind === 'startup') && result.profilePath && result.model) {
     try {
       if (result.kind === 'profile') await writeAllocationFlamegraph(result);
+      if ((result.kind === 'profile' || result.kind === 'script') && result.profiles.length > 1) return await writeThreadsFlameReport(result.profiles, htmlPathFor(result.profilePath));
       const blocking = result.kind === 'profile' ? result.memoryExtras?.blocking : undefined;
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking));
     } catch (err) {
