@@ -76,8 +76,14 @@ describe('VS Code end to end: worker threads', function () {
     await waitForText(status, /Profiling|Warming|Starting|Measuring/, 60_000);
     const done = await waitForText(status, /% (self|own)( · loop p99 [\d.,]+ m?s)?$/, 180_000);
     assert.match(done, /levenshtein [\d.]+% (self|own)/, 'the hottest function of all threads');
-    const tooltip = await status.getAttribute('aria-label');
-    assert.match(tooltip ?? '', /of all 3 threads' time/);
+    // The tooltip says what the share is of, and where the function ran.
+    await status.hover();
+    const tip = page.locator('.workbench-hover, .monaco-hover', { hasText: /Hottest function/ }).filter({ visible: true }).first();
+    await tip.waitFor({ timeout: 10_000 });
+    const tipText = await textOf(tip);
+    assert.match(tipText, /of all 3 threads' time/, tipText);
+    assert.match(tipText, /ran in 2 worker threads/, tipText);
+    await page.mouse.move(5, 5);
     assert.deepEqual(await waitForNoProcesses(s.workspace.marker, 10_000), [], 'the app and its pool are stopped after the run');
     await screenshot(page, 'workers-01-status');
     log(`profiled in ${seconds(t)}; status "${done}"`);
