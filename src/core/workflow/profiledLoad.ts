@@ -96,6 +96,14 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
     // Every thread's profiler runs from here on, so the measured profile knows the code the warm-up compiles.
     await keep(client);
     if (hub && keepWorkers) await hub.use(keepWorkers);
+  } catch (err) {
+    // None of these should throw; should one, the process is left as it was.
+    await v8?.abandon();
+    await workerV8?.abandon();
+    for (const k of keepers) await k.stop();
+    workerV8?.dispose();
+    hub?.dispose();
+    throw err;
   } finally {
     // Workers started meanwhile run now, set up like the others (and never stay waiting, whatever happened).
     await hub?.release();
