@@ -130,6 +130,7 @@ export class WorkerHub implements Disposable {
     if (i >= 0) this.setups.splice(i, 1);
   }
 
+  /** Call release() first: a held worker whose session is gone could not be let run. */
   dispose(): void {
     this.disposed = true;
     this.subs.dispose();

@@ -102,6 +102,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
     await workerV8?.abandon();
     for (const k of keepers) await k.stop();
     workerV8?.dispose();
+    await hub?.release();
     hub?.dispose();
     throw err;
   } finally {
