@@ -9,6 +9,10 @@ import * as path from 'node:path';
 import { buildDiffPayload, buildFlamePayload } from '../core/flame';
 import { ErrorCode, errorMessage, HotpathError } from '../core/common/errors';
 import { loadProfile, type ProfileModel } from '../core/profile';
+import { loadThreadsModel } from '../core/profile/threads';
+import { mergeV8Signals } from '../core/v8/mergeThreads';
+import { readV8Sidecar } from '../core/v8/sidecar';
+import { attachV8 } from '../core/workflow/analyze';
 import { encodePayload, type FlamePayload } from '../shared/flame/payload';
 import { addV8FlameExtras } from '../core/v8/flameExtras';
 import type { V8FunctionSignals } from '../core/v8/types';
@@ -59,6 +63,20 @@ export async function writeFlameReport(model: ProfileModel, out: string, v8Funct
   const payload = buildFlamePayload(model, { attribution });
   if (v8Functions?.size) addV8FlameExtras(payload, v8Functions);
   decorate?.(payload);
+  return write(out, renderReportHtml(payload));
+}
+
+/**
+ * A run with worker threads: every thread in one flamegraph, a frame per thread under the root (no flame
+ * chart: the threads ran at the same time), each frame with its own isolate's V8 tier.
+ */
+export async function writeThreadsFlameReport(profiles: readonly { thread: string; path: string }[], out: string): Promise<string> {
+  const main = path.resolve(profiles[0].path);
+  const model = await loadThreadsModel(profiles.map((p) => ({ thread: p.thread, path: path.resolve(p.path) })), { source: main });
+  const payload = buildFlamePayload(model, { title: `${path.basename(main)} — all ${profiles.length} threads`, maxTimelineRuns: 0 });
+  const raw = mergeV8Signals(await Promise.all(profiles.map((p) => readV8Sidecar(path.resolve(p.path)))));
+  const v8 = raw ? await attachV8(model, main, raw).catch(() => undefined) : undefined;
+  if (v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
   return write(out, renderReportHtml(payload));
 }
 

@@ -20,7 +20,7 @@ import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport } from './htmlReport';
+import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport, writeThreadsFlameReport } from './htmlReport';
 import { compareJson, renderCompare } from './compareOutput';
 import { compareCommandFor } from './compareHint';
 import { compareVariants } from '../core/workflow/compare';
@@ -137,6 +137,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
     // --no-attribution: frames as V8 charged them, on both sides of a diff.
     const attribution = args.attribution ? result.attribution : undefined;
+    if (!args.diff && result.profiles && result.profiles.length > 1) return writeThreadsFlameReport(result.profiles, args.html);
     return args.diff
       ? writeDiffReport({ path: result.diff?.beforePath ?? args.files[0], model: result.diff?.before }, result.model, args.html, attribution)
       : writeFlameReport(result.model, args.html, result.v8Functions, undefined, attribution);
@@ -153,6 +154,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
   if ((result.kind === 'profile' || result.kind === 'script' || result.kind === 'startup') && result.profilePath && result.model) {
     try {
       if (result.kind === 'profile') await writeAllocationFlamegraph(result);
+      if ((result.kind === 'profile' || result.kind === 'script') && result.profiles.length > 1) return await writeThreadsFlameReport(result.profiles, htmlPathFor(result.profilePath));
       const blocking = result.kind === 'profile' ? result.memoryExtras?.blocking : undefined;
       return await writeFlameReport(result.model, htmlPathFor(result.profilePath), result.v8Functions, (payload) => addBlockingLane(payload, blocking), result.attribution);
     } catch (err) {

@@ -23,6 +23,7 @@ import { retainedAnnotations } from './runtime/loaded';
 import type { LoadedProfile } from './session';
 import type { FlamePayload } from '../shared/flame/payload';
 import type { LeakResult } from '../core/workflow/leakCheck';
+import { threadChoices } from './flame/threadChoices';
 
 /** Wires the pieces together; each piece gets only what it uses. */
 export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
@@ -38,7 +39,7 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     return parts.length ? (payload: FlamePayload) => { for (const d of parts) d(payload); } : undefined;
   };
   const applyContext = {
-    session, flame, log, decorate, flameChoices: runtime.choices,
+    session, flame, log, decorate, flameChoices: (loaded: LoadedProfile) => threadChoices(loaded, runtime.choices(loaded), runtime.decorate(loaded)),
     showRetained: (result: LeakResult) => runtime.store.setRetained(retainedAnnotations(result), `${result.name} (${new Date().toLocaleTimeString()})`),
   };
   const controller = new RunController(applyContext);

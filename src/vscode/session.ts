@@ -33,6 +33,8 @@ export interface LoadedProfile {
   before?: ProfileModel;
   /** The flamegraph, when it was built with the profile (off the main thread); else built on demand. */
   payload?: import('../shared/flame/payload').FlamePayload;
+  /** A profile with worker threads: `payload` is all threads together; these are each thread's own, to pick. */
+  threads?: Array<{ thread: string; payload: import('../shared/flame/payload').FlamePayload }>;
   /** How the two sides of a comparison match and are named in the differential view. */
   diff?: Pick<FlameContent, 'beforeTitle' | 'beforeRoot' | 'afterRoot' | 'sides'>;
   /** Allocation, and event-loop annotations by file (a run with them). */

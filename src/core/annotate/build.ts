@@ -18,6 +18,8 @@ export interface AnnotationOptions {
   maxCallers?: number;
   /** V8 signals per function, from the analysis' hotspots (matched by attribution id). */
   hotspots?: readonly (AttributedHotspot & { v8?: V8FunctionSignals })[];
+  /** A profile of several threads: the threads each model function ran in (profile/threads.ts). */
+  threadsOf?: ReadonlyMap<number, string[]>;
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
@@ -74,6 +76,17 @@ function fileEntry(files: Map<string, FileAnnotations>, file: string): FileAnnot
   return entry;
 }
 
+/**
+ * The threads a function's code ran in: those of its own frames and of the frames V8 inlined it into
+ * (code inlined everywhere has no frame of its own). `byModel`: threads per model function.
+ */
+export function threadsOfFunction(attr: Attribution, byModel: ReadonlyMap<number, string[]>, id: number): string[] {
+  const out = new Set<string>(attr.functions[id].model >= 0 ? byModel.get(attr.functions[id].model) ?? [] : []);
+  for (const { frame } of attr.inlinedInto.get(id) ?? []) for (const t of byModel.get(attr.functions[frame].model) ?? []) out.add(t);
+  // Main first, then workers by number.
+  return [...out].sort((a, b) => Number(b === 'main') - Number(a === 'main') || a.localeCompare(b, 'en', { numeric: true }));
+}
+
 /** A file an editor can open and the user can read: an absolute path (not node:, not a URL). */
 const paintable = (file: string) => file.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(file);
 
@@ -118,6 +131,12 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
     return { function: functionLabel(info), where: whereLabel(info, ranIn), file: info.file, line: info.line, ms: ms(us), pct: pct(us), ...(callLine !== undefined ? { callLine } : {}) };
   };
 
+  const threadsOf = (id: number | undefined): { threads?: string[] } => {
+    if (id === undefined || id < 0 || !options.threadsOf) return {};
+    const list = threadsOfFunction(attr, options.threadsOf, id);
+    return list.length ? { threads: list } : {};
+  };
+
   for (const f of hotFunctions) {
     const info = attr.functions[f];
     const hotspot = options.hotspots?.find((h) => h.id === f);
@@ -136,6 +155,7 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
       ...(unplaced.length ? { unplacedCalls: unplaced.map((c) => ({ function: functionLabel(attr.functions[c.callee]), ms: ms(c.us), pct: pct(c.us), candidateLines: c.site.status === 'ambiguous' ? c.site.lines.map((l) => l.line) : [] })) } : {}),
       ...(attr.inlinedUs[f] > 0 ? { inlinedMs: ms(attr.inlinedUs[f]), inlinedInto: (attr.inlinedInto.get(f) ?? []).map((x) => functionLabel(attr.functions[x.frame])) } : {}),
       ...(hotspot?.v8 ? { v8: hotspot.v8 } : {}),
+      ...threadsOf(f),
     };
     fileEntry(files, info.file).functions.push(annotation);
   }
@@ -151,6 +171,7 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
       ...(l.inlinedInto !== undefined ? { inlinedInto: functionLabel(attr.functions[l.inlinedInto]) } : {}),
       calls: l.calls.slice(0, 5).map((c) => callee(c.callee, c.us)),
       callers: l.fn >= 0 ? callers.get(l.fn) ?? [] : [],
+      ...threadsOf(l.inlinedInto ?? l.fn),
     };
     fileEntry(files, l.file).lines.push(line);
   }

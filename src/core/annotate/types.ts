@@ -57,6 +57,8 @@ export interface FunctionAnnotation {
   inlinedInto?: string[];
   /** V8's view of the function when signals were collected (tier, deopts, inlining). */
   v8?: V8FunctionSignals;
+  /** The threads it ran in, when the profile covers several (`main`, `worker 1 (pool.js)`); program text. */
+  threads?: string[];
 }
 
 export interface LineAnnotation {
@@ -82,6 +84,8 @@ export interface LineAnnotation {
   calls: CalleeShare[];
   /** Top callers of `function`. */
   callers: CallerShare[];
+  /** The threads its code ran in, when the profile covers several; program text. */
+  threads?: string[];
 }
 
 /** A place where V8 threw away a hot function's optimized code (a failed speculation), for its own decoration. */
@@ -116,4 +120,6 @@ export interface Annotations {
   files: Map<string, FileAnnotations>;
   /** `functions`: a function-level profile (most pprof producers, 0x): CodeLens per function, no line heat. */
   granularity?: 'functions';
+  /** A profile of several threads (main and workers): their labels; every share is then of all their time together. */
+  threads?: string[];
 }

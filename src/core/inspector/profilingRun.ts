@@ -3,7 +3,7 @@ import { errorMessage } from '../common/errors';
 import { EventEmitter } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
 import type { CdpClient, CdpSession } from './cdpClient';
-import { WorkerSession, type WorkerInfo } from './workerSession';
+import { WorkerHub, type WorkerHandle, type WorkerSetup } from './workerHub';
 
 /** A CPU profile as Profiler.stop returns it (the .cpuprofile file format). */
 export interface RawCpuProfile { nodes: unknown[]; startTime: number; endTime: number; samples?: number[]; timeDeltas?: number[] }
@@ -21,14 +21,9 @@ export interface CapturedProfile {
 
 export interface ProfilingOptions {
   samplingIntervalMicros: number;
-  /** Profile worker threads too, through the NodeWorker domain. */
-  workers?: boolean;
+  /** Profile worker threads too, through the NodeWorker domain (a hub shared with V8's signals, or one of its own). */
+  workers?: boolean | WorkerHub;
   logger?: Logger;
-}
-
-function workerLabel(info: WorkerInfo): string {
-  const file = info.url ? info.url.replace(/^file:\/\//, '').split('/').pop() : info.title;
-  return `worker ${info.workerId}${file ? ` (${file})` : ''}`;
 }
 
 /**
@@ -63,7 +58,12 @@ class ThreadProfiler {
 
   async start(intervalMicros: number): Promise<void> {
     await this.session.send('Profiler.enable');
-    await this.session.send('Profiler.setSamplingInterval', { interval: intervalMicros });
+    try {
+      await this.session.send('Profiler.setSamplingInterval', { interval: intervalMicros });
+    } catch (err) {
+      // A profile from before the warm-up runs already (CodeMapKeeper): its profiler has this interval.
+      if (!/when profiling/i.test(errorMessage(err))) throw err;
+    }
     await this.session.send('Profiler.start');
   }
 
@@ -84,7 +84,9 @@ class ThreadProfiler {
 export class ProfilingRun implements Disposable {
   private readonly subs = new DisposableStore();
   private readonly threads: ThreadProfiler[] = [];
-  private readonly workers = new Map<string, WorkerSession>();
+  private hub: WorkerHub | undefined;
+  private ownHub: WorkerHub | undefined;
+  private setup: WorkerSetup | undefined;
   private readonly endedEmitter = new EventEmitter<void>();
   /** Fires when the target's main context is gone and profiles were collected without stop(). */
   readonly onEnded = this.endedEmitter.event;
@@ -116,31 +118,25 @@ export class ProfilingRun implements Disposable {
   }
 
   private async watchWorkers(): Promise<void> {
-    const { client } = this;
-    this.subs.add(client.onEvent('NodeWorker.attachedToWorker', (event) => void this.attachWorker(event)));
-    this.subs.add(client.onEvent('NodeWorker.receivedMessageFromWorker', ({ sessionId, message }) => this.workers.get(sessionId)?.handleMessage(message)));
-    this.subs.add(client.onEvent('NodeWorker.detachedFromWorker', ({ sessionId }) => this.workers.get(sessionId)?.handleDetached()));
-    // Best effort: NodeWorker exists on every supported Node, but a failure must not stop the main profile.
-    await client.trySend('NodeWorker.enable', { waitForDebuggerOnStart: true });
+    const given = this.options.workers;
+    this.hub = given instanceof WorkerHub ? given : (this.ownHub = await WorkerHub.start(this.client, this.logger));
+    this.setup = (w) => this.attachWorker(w);
+    await this.hub.use(this.setup);
   }
 
-  private async attachWorker({ sessionId, workerInfo, waitingForDebugger }: { sessionId: string; workerInfo: WorkerInfo; waitingForDebugger: boolean }): Promise<void> {
+  private async attachWorker({ session, thread: label }: WorkerHandle): Promise<void> {
     if (this.collected) return;
-    const session = new WorkerSession(this.client, sessionId, workerInfo);
-    this.workers.set(sessionId, session);
-    const thread = new ThreadProfiler(session, workerLabel(workerInfo), this.pid, this.logger);
+    const thread = new ThreadProfiler(session, label, this.pid, this.logger);
     try {
       let contextId: number | undefined;
-      session.onEvent('Runtime.executionContextCreated', ({ context }) => { contextId ??= context.id; });
+      this.subs.add(session.onEvent('Runtime.executionContextCreated', ({ context }) => { contextId ??= context.id; }));
       // A worker that ends before stop(): grab its profile while its thread still answers.
-      session.onEvent('Runtime.executionContextDestroyed', ({ executionContextId }) => { if (executionContextId === contextId) void thread.stop(true); });
+      this.subs.add(session.onEvent('Runtime.executionContextDestroyed', ({ executionContextId }) => { if (executionContextId === contextId) void thread.stop(true); }));
       await session.send('Runtime.enable');
       await thread.start(this.options.samplingIntervalMicros);
       this.threads.push(thread);
     } catch (err) {
       this.logger.warn(`Could not profile ${thread.thread}: ${errorMessage(err)}`);
-    } finally {
-      if (waitingForDebugger) await session.trySend('Runtime.runIfWaitingForDebugger');
     }
   }
 
@@ -162,7 +158,8 @@ export class ProfilingRun implements Disposable {
 
   dispose(): void {
     this.subs.dispose();
-    for (const w of this.workers.values()) w.dispose();
+    if (this.setup) this.hub?.stopUsing(this.setup);
+    this.ownHub?.dispose();
     this.endedEmitter.dispose();
   }
 }

@@ -32,6 +32,9 @@ export class WorkerSession implements CdpSession, Disposable {
     }
   }
 
+  /** The worker exited (or the session was closed): nothing more can be asked of it. */
+  get isDetached(): boolean { return this.detached; }
+
   /** The worker went away: fail what is still waiting for an answer. */
   handleDetached(): void {
     this.detached = true;

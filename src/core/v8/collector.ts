@@ -13,13 +13,13 @@ import type { Event } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
 import type { CdpSession } from '../inspector/cdpClient';
 import type { RawCpuProfile } from '../inspector/profilingRun';
-import { conflictingFlags, DISABLE_FLAGS, enableFlags, NATIVES_OFF, NATIVES_ON, traceFileFor } from './flags';
+import { conflictingFlags, DISABLE_FLAGS, enableFlags, NATIVES_OFF, NATIVES_ON, redirectFlags, traceFileFor, TRACING_OFF } from './flags';
 import { InliningTraceReader } from './inliningTrace';
 import { protectorFindings } from './explain';
 import { buildRawFunctions, type FunctionStatus, normalizeFile } from './raw';
 import { lineStarts, positionAt, ScriptTable } from './scripts';
 import { calibrateLayout, optimizerDisabled, type StatusLayout, tierFromStatus } from './statusBits';
-import { DESCRIBE_EXPRESSION, guardExpression, PROBE_EXPRESSION, PROTECTORS_EXPRESSION, setFlagsExpression, STATUS_QUERY_FUNCTION, UNGUARD_EXPRESSION } from './targetScripts';
+import { DESCRIBE_EXPRESSION, guardExpression, PROTECTORS_EXPRESSION, setFlagsExpression, STATUS_QUERY_FUNCTION, UNGUARD_EXPRESSION, windowedProbeExpression } from './targetScripts';
 import { parseTrace, PROBE_NAME, strayDependencyTails } from './traceParser';
 import { V8_SIGNALS_VERSION, type V8Collection, type V8FunctionRef, type V8RawSignals, type V8Tier } from './types';
 
@@ -35,6 +35,11 @@ export interface V8CollectorOptions {
    * connection lost): attaching must never leave a production process tracing. Default: no guard.
    */
   guardSeconds?: number;
+  /**
+   * Leave V8's tracing off after the set-up until startTracing(): the process's worker threads are set
+   * up first, each isolate with a trace file of its own (collector.ts startWorker, WorkerSignals).
+   */
+  deferTracing?: boolean;
 }
 
 interface Described {
@@ -72,6 +77,13 @@ export class V8Collector {
   private tracingStopped = false;
   /** Deopt trace lines whose end V8 printed on the app's stdout instead of our file (see strayDependencyTails). */
   private strayStdoutLines = 0;
+  /**
+   * A worker thread's isolate: its own trace file, but V8's flags are the process's, switched on and off
+   * by the main thread's collector (`parent`), whose stdout reader also has the inlining refusals.
+   */
+  private parent: V8Collector | undefined;
+  /** The process's tracing is on (the main thread's collector switches it on for every isolate). */
+  private tracingOn = false;
 
   private constructor(
     private readonly session: CdpSession,
@@ -96,6 +108,28 @@ export class V8Collector {
     return collector;
   }
 
+  /**
+   * Signals of a worker thread's isolate, collected alongside the main thread's (`main`, already started).
+   * V8 writes each isolate's code trace to the file `--redirect-code-traces-to` named when that isolate
+   * traced for the first time, and starts the file afresh then; so the worker's file is named, and its
+   * isolate made to trace (the probe), before it runs anything else of ours — one worker at a time
+   * (WorkerHub runs setups in turn). Never throws; a worker whose signals cannot be collected says why.
+   */
+  static async startWorker(main: V8Collector, session: CdpSession, workerId: string): Promise<V8Collector> {
+    const options: V8CollectorOptions = { mode: main.options.mode, logger: main.options.logger };
+    let traceFile = '';
+    try { traceFile = traceFileFor(main.pid, workerId); } catch (err) {
+      const c = new V8Collector(session, main.pid, options, '', undefined);
+      c.notes.push(`no private directory for V8's trace (${errorMessage(err)})`);
+      return c;
+    }
+    const collector = new V8Collector(session, main.pid, options, traceFile, undefined);
+    collector.parent = main;
+    if (!main.active) collector.notes.push('V8\'s tracing could not be switched on in the process (see the main thread\'s limitation)');
+    else await collector.begin();
+    return collector;
+  }
+
   private async begin(): Promise<void> {
     const { session } = this;
     try {
@@ -111,12 +145,16 @@ export class V8Collector {
     }
     try {
       fs.rmSync(this.traceFile, { force: true }); // a previous attach's leftovers; V8 appends
-      const stdoutTraces = this.options.mode !== 'attach' && this.options.output !== undefined;
-      await evaluate(session, setFlagsExpression(`${enableFlags(this.traceFile, { stdoutTraces })} ${NATIVES_ON}`));
+      const stdoutTraces = this.parent ? this.parent.inlining !== undefined : this.options.mode !== 'attach' && this.options.output !== undefined;
+      // Where this isolate traces to (fixed by its first trace line: the probe's) and natives to parse the
+      // probe; tracing itself only around the probe, unless it is to stay on (see windowedProbeExpression).
+      await evaluate(session, setFlagsExpression(`${redirectFlags(this.traceFile)} ${NATIVES_ON}`));
+      const stayOn = this.parent ? this.parent.tracingOn : !this.options.deferTracing;
       let probe: [number, number] | undefined;
-      try { probe = await evaluate<[number, number]>(session, PROBE_EXPRESSION); } finally {
+      try { probe = await evaluate<[number, number]>(session, windowedProbeExpression(enableFlags(this.traceFile, { stdoutTraces }), stayOn ? undefined : TRACING_OFF)); } finally {
         await evaluate(session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined);
       }
+      if (stayOn && !this.parent) this.tracingOn = true;
       this.layout = probe ? calibrateLayout(probe[0], probe[1]) : undefined;
       if (probe && optimizerDisabled(probe[1])) {
         const flags = this.described!.execArgv.filter((a) => /^--(jitless|max-opt|no-opt|no-turbofan|no-maglev|lite-mode)\b/.test(a));
@@ -125,14 +163,17 @@ export class V8Collector {
       if (!this.layout) this.notes.push(`this V8 (Node ${this.described!.nodeVersion}) reports optimization status bits Hotpath does not know (probe: ${probe?.map((n) => '0x' + n.toString(16)).join(', ')}), so tiers are unknown`);
       // Without an optimizer there is nothing for the probe to compile, hence no trace line: the tiers
       // (all unoptimized) are still worth reading.
-      if (!this.optimizerOff && !(await this.traceReachesFile())) {
+      // Once more when the probe is not there: another thread's isolate that traced for the first time
+      // during the window started this file afresh (V8 does on a code tracer's creation); it cannot again.
+      if (!this.optimizerOff && !(await this.traceReachesFile()) && !(await this.probeAgain(stayOn))) {
         await this.switchOff();
         this.notes.push(`V8 accepted the trace flags but wrote nothing to ${this.traceFile}: the target cannot write there (another user, a container's /tmp) or its code tracer was set up earlier with another destination`);
         return;
       }
       this.active = true;
       if (this.options.guardSeconds) await evaluate(session, guardExpression(DISABLE_FLAGS, this.options.guardSeconds * 1000));
-      if (stdoutTraces) {
+      // A worker's inlining refusals are on the same stdout, read by the main thread's collector.
+      if (stdoutTraces && !this.parent) {
         this.inlining = new InliningTraceReader();
         const reader = this.inlining;
         this.outputSub = this.options.output!((chunk) => reader.push(chunk));
@@ -145,6 +186,17 @@ export class V8Collector {
   }
 
   /** The probe's trace line in our file (a compile may be logged a moment after the evaluation returns). */
+  private async probeAgain(stayOn: boolean): Promise<boolean> {
+    const stdoutTraces = this.parent ? this.parent.inlining !== undefined : this.options.mode !== 'attach' && this.options.output !== undefined;
+    try {
+      await evaluate(this.session, setFlagsExpression(NATIVES_ON));
+      await evaluate(this.session, windowedProbeExpression(enableFlags(this.traceFile, { stdoutTraces }), stayOn ? undefined : TRACING_OFF));
+    } catch { return false; } finally {
+      await evaluate(this.session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined);
+    }
+    return this.traceReachesFile();
+  }
+
   private async traceReachesFile(): Promise<boolean> {
     for (let attempt = 0; attempt < 10; attempt++) {
       try { if (fs.readFileSync(this.traceFile, 'utf8').includes(PROBE_NAME)) return true; } catch { /* not created yet */ }
@@ -154,11 +206,26 @@ export class V8Collector {
   }
 
   private async switchOff(): Promise<void> {
+    // A worker's collector never turns the process's tracing off (the main thread's still runs): only natives.
+    if (this.parent) { await evaluate(this.session, setFlagsExpression(NATIVES_OFF)).catch(() => undefined); return; }
     await evaluate(this.session, setFlagsExpression(DISABLE_FLAGS)).catch(() => undefined);
     if (this.options.guardSeconds) await evaluate(this.session, UNGUARD_EXPRESSION).catch(() => undefined);
   }
 
   get isActive(): boolean { return this.active; }
+
+  /**
+   * Switches V8's tracing on for the whole process (with `deferTracing`, once the worker threads running
+   * now have their own trace files); isolates set up later get theirs before they run.
+   */
+  async startTracing(): Promise<void> {
+    if (!this.active || this.parent || this.tracingOn || this.tracingStopped) return;
+    this.tracingOn = true;
+    const stdoutTraces = this.inlining !== undefined;
+    await evaluate(this.session, setFlagsExpression(enableFlags(this.traceFile, { stdoutTraces }))).catch((err) => {
+      this.notes.push(`V8's tracing could not be switched on (${errorMessage(err)})`);
+    });
+  }
 
   /**
    * Ends the traced window: call when the measured load ends, before Profiler.stop — stopping the
@@ -306,7 +373,7 @@ export class V8Collector {
     const disk = new DiskSources();
     return buildRawFunctions({
       trace, statuses, profileFunctions,
-      refusals: this.inlining?.result() ?? [],
+      refusals: (this.parent ?? this).inlining?.result() ?? [],
       position: (file, offset) => scripts?.positionInFile(normalizeFile(file), offset) ?? disk.positionAt(file, offset),
     });
   }

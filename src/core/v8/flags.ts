@@ -32,6 +32,14 @@ export function enableFlags(traceFile: string, options: { stdoutTraces: boolean 
   return ['--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`, ...TRACE_FLAGS, ...(options.stdoutTraces ? STDOUT_FLAGS : [])].join(' ');
 }
 
+/** Only where traces go (no tracing yet): `--redirect-code-traces-to` is read when an isolate first traces. */
+export function redirectFlags(traceFile: string): string {
+  return ['--redirect-code-traces', `--redirect-code-traces-to=${traceFile}`].join(' ');
+}
+
+/** Tracing off, natives and the redirect left as they are (the end of an isolate's set-up window, collector.ts). */
+export const TRACING_OFF = [...TRACE_FLAGS, ...STDOUT_FLAGS].map((f) => f.replace(/^--/, '--no-')).join(' ');
+
 /** Turns the signals off again; the process keeps running as it did before (attach). The redirect stays (see above). */
 export const DISABLE_FLAGS = [...TRACE_FLAGS, ...STDOUT_FLAGS, '--allow-natives-syntax'].map((f) => f.replace(/^--/, '--no-')).join(' ');
 
@@ -61,11 +69,21 @@ export function traceDirectory(): string {
   return dir;
 }
 
-export function traceFileFor(pid: number): string {
-  return path.join(traceDirectory(), `${pid}.trace`);
+/**
+ * `<pid>.trace` for the main thread, `<pid>-w<workerId>.trace` for a worker thread: V8 gives each
+ * isolate its own code tracer, which starts its file afresh when created (collector.ts startWorker).
+ */
+export function traceFileFor(pid: number, workerId?: string): string {
+  const worker = workerId !== undefined ? `-w${String(workerId).replace(/[^0-9a-z]/gi, '')}` : '';
+  return path.join(traceDirectory(), `${pid}${worker}.trace`);
 }
 
-/** Removes a process's trace file (after it exited: it may have traced on its way out). */
+/** Removes a process's trace files, its workers' too (after it exited: it may have traced on its way out). */
 export function removeTraceFile(pid: number): void {
-  try { fs.rmSync(traceFileFor(pid), { force: true }); } catch { /* no directory: nothing to remove */ }
+  try {
+    const dir = traceDirectory();
+    for (const name of fs.readdirSync(dir)) {
+      if (name === `${pid}.trace` || (name.startsWith(`${pid}-w`) && name.endsWith('.trace'))) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch { /* no directory: nothing to remove */ }
 }

@@ -51,6 +51,16 @@ export const PROBE_EXPRESSION = `(() => {
 })()`;
 
 /**
+ * The probe with V8's tracing switched on only around it, in one synchronous evaluation in one isolate
+ * (`off` absent: tracing stays on). The isolate's first trace line creates its code tracer, which fixes
+ * its trace file for good; with tracing on for these few milliseconds only, another thread's isolate
+ * that has not been set up yet is unlikely to trace into this isolate's file meanwhile.
+ */
+export function windowedProbeExpression(on: string, off: string | undefined): string {
+  return `(() => { const v8 = process.getBuiltinModule('v8'); v8.setFlagsFromString(${JSON.stringify(on)}); try { return ${PROBE_EXPRESSION}; } finally { ${off ? `v8.setFlagsFromString(${JSON.stringify(off)});` : ''} } })()`;
+}
+
+/**
  * V8's protector cells still intact (true) or invalidated (false). A protector guards a fast path that
  * assumes a built-in was not modified; once invalid it stays invalid for the life of the process. Each
  * native is compiled on its own (`new Function`) because not every V8 has every protector (Node 20 has

@@ -46,14 +46,16 @@ export interface AnalyzeOptions {
   sourceMaps?: boolean;
   /** The main thread's V8 signals of this run; otherwise read from the profile's `.v8.json` sidecar. */
   v8?: V8RawSignals;
+  /** The worker threads' signals of this run by thread label; otherwise read from each profile's sidecar. */
+  workerV8?: ReadonlyMap<string, V8RawSignals>;
   token?: CancellationToken;
 }
 
 /** Joins V8's signals to the main model and returns what the analysis carries of them, and the raw signals. */
-export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined): Promise<Pick<Analysis, 'v8' | 'v8Functions'> & { raw?: V8RawSignals }> {
+export async function attachV8(model: ProfileModel, profilePath: string, given: V8RawSignals | undefined, sourceMapUrls?: Record<string, string>): Promise<Pick<Analysis, 'v8' | 'v8Functions'> & { raw?: V8RawSignals }> {
   const raw = given ?? await readV8Sidecar(profilePath);
   if (!raw) return {};
-  const joined = await joinV8Signals(model, raw, { sourceMapUrls: await readSourceMapSidecar(profilePath) });
+  const joined = await joinV8Signals(model, raw, { sourceMapUrls: sourceMapUrls ?? await readSourceMapSidecar(profilePath) });
   const v8: V8Collection = { ...raw.collection };
   if (joined.findings.length) v8.findings = joined.findings;
   else delete v8.findings;
@@ -92,10 +94,10 @@ export interface ThreadAnalysis {
  * Attribution and rankings of one thread's model, without Hotpath's own frames (its preload, probes
  * and exit hook); how much time those took is said once, in a warning.
  */
-export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean }): Promise<ThreadAnalysis> {
+export async function analyzeModel(model: ProfileModel, options: { thread: string; limit: number; profilePath: string; v8Raw?: V8RawSignals; token?: CancellationToken; attribution?: boolean; sourceMapUrls?: Record<string, string> }): Promise<ThreadAnalysis> {
   const attribution = options.attribution === false
     ? plainAttribution(model)
-    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: await readSourceMapSidecar(options.profilePath, options.token), token: options.token });
+    : await attributeProfile(model, { v8: options.v8Raw, sourceMapUrls: options.sourceMapUrls ?? await readSourceMapSidecar(options.profilePath, options.token), token: options.token });
   const { thread, limit } = options;
   const overhead = hotpathOverhead(model);
   const extra = overhead.functions.size;
@@ -127,12 +129,12 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
   for (const s of saved) {
     const model = await loadProfile(s.path, { sourceMaps: options.sourceMaps ?? true, thread: s.thread });
     const first = !main;
-    if (first) v8 = await attachV8(model, s.path, options.v8);
-    const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: first ? v8.raw : undefined, token: options.token });
-    if (first) {
-      main = { model, attribution: analysis.attribution };
-      annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions, s.thread);
-    }
+    // Every thread with its own isolate's signals: tiers, deopts, and the inlining that places its time.
+    const own = await attachV8(model, s.path, first ? options.v8 : options.workerV8?.get(s.thread));
+    if (first) v8 = own;
+    const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: own.raw, token: options.token });
+    annotateHotspots(analysis.hotspots, analysis.attribution, own.v8Functions, s.thread);
+    if (first) main = { model, attribution: analysis.attribution };
     hotspots.push(...analysis.hotspots);
     lines.push(...analysis.lines);
     packages.push(...analysis.packages);

@@ -9,7 +9,7 @@ import { analyzeProfiles } from './analyze';
 import { profileUnderLoad } from './profiledLoad';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
-import { addMemoryAndLoop, memoryAndLoopContext, type ProfileResult, type ProfilingOptions, saveV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
+import { addMemoryAndLoop, memoryAndLoopContext, type ProfileResult, type ProfilingOptions, saveThreadV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
 
 /** `v8`: the flags are switched off again afterwards, since the process keeps running. */
 export interface AttachProfileRequest extends ProfilingOptions {
@@ -53,8 +53,8 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
   }
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
   const saved = await saveProfiles(request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles'), request.name, profiled.profiles);
-  await saveV8Signals(saved[0]?.path, profiled.v8);
-  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: profiled.v8 });
+  await saveThreadV8Signals(saved, profiled.v8, profiled.workerV8);
+  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: profiled.v8, workerV8: profiled.workerV8 });
   const { load } = profiled;
   const warnings: Warning[] = [...load.warnings, ...analysis.warnings];
   const envWarning = nodeEnvWarning(attached.nodeEnv);

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import type { CapturedProfile } from '../inspector/profilingRun';
 import { sourceMapSidecarPath } from '../profile';
 import { profileStem } from '../stats/baselineName';
+import { readBoundedFile } from '../common/boundedRead';
+import type { CancellationToken } from '../common/cancellation';
 
 export interface SavedProfile {
   thread: string;
@@ -41,5 +43,50 @@ export async function saveProfiles(dir: string, name: string, captured: Captured
     if (c.sourceMapUrls) await fs.writeFile(sourceMapSidecarPath(file), JSON.stringify(c.sourceMapUrls));
     saved.push({ thread: c.thread, path: file, partial: c.partial });
   }
+  if (saved.length > 1) await writeThreadSidecar(saved);
   return saved;
+}
+
+/**
+ * `<main>.cpuprofile.threads.json`: the other threads' profiles of the run (file names in the same
+ * folder) and their labels, so whoever opens the main profile later (`hotpath report`, VS Code) covers
+ * every thread, as the run did.
+ */
+export function threadSidecarPath(profilePath: string): string {
+  return `${profilePath}.threads.json`;
+}
+
+interface ThreadSidecar { version: 1; threads: Array<{ thread: string; file: string; partial: boolean }> }
+
+async function writeThreadSidecar(saved: SavedProfile[]): Promise<void> {
+  const [main, ...others] = saved;
+  const doc: ThreadSidecar = { version: 1, threads: others.map((s) => ({ thread: s.thread, file: path.basename(s.path), partial: s.partial })) };
+  await fs.writeFile(threadSidecarPath(main.path), JSON.stringify(doc));
+}
+
+/**
+ * The thread profiles recorded with a profile: itself as `main`, then those its threads sidecar names
+ * that are still there. A sidecar is data from disk: only plain file names in the profile's own folder
+ * count, each once; anything else in it is ignored, and a missing or damaged sidecar means one thread.
+ */
+export async function threadProfilesOf(profilePath: string, token?: CancellationToken): Promise<SavedProfile[]> {
+  const main: SavedProfile = { thread: 'main', path: profilePath, partial: false };
+  let doc: Partial<ThreadSidecar>;
+  try {
+    doc = JSON.parse((await readBoundedFile(threadSidecarPath(profilePath), { maxBytes: 1024 * 1024, token })).toString('utf8'));
+  } catch {
+    return [main];
+  }
+  const out = [main];
+  const dir = path.dirname(profilePath);
+  const seen = new Set([path.basename(profilePath)]);
+  for (const t of Array.isArray(doc?.threads) ? doc.threads : []) {
+    if (!t || typeof t.thread !== 'string' || typeof t.file !== 'string' || !t.thread || t.thread === 'main') continue;
+    if (t.file !== path.basename(t.file) || t.file === '.' || t.file === '..' || !t.file.endsWith('.cpuprofile') || seen.has(t.file)) continue;
+    const file = path.join(dir, t.file);
+    try { if (!(await fs.stat(file)).isFile()) continue; } catch { continue; }
+    seen.add(t.file);
+    out.push({ thread: t.thread.slice(0, 200), path: file, partial: t.partial === true });
+  }
+  return out;
 }

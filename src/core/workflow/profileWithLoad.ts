@@ -72,6 +72,12 @@ export async function saveV8Signals(profilePath: string | undefined, v8: V8RawSi
   try { await writeV8Sidecar(profilePath, v8); } catch { /* the analysis still has them; only a later report would not */ }
 }
 
+/** The main thread's signals beside the main profile, each worker's beside its own profile. */
+export async function saveThreadV8Signals(saved: readonly SavedProfile[], main: V8RawSignals | undefined, workers: ReadonlyMap<string, V8RawSignals> | undefined): Promise<void> {
+  await saveV8Signals(saved[0]?.path, main);
+  for (const s of saved.slice(1)) await saveV8Signals(s.path, workers?.get(s.thread));
+}
+
 export interface ProfileResult extends Analysis {
   kind: 'profile';
   target: TargetInfo;
@@ -157,8 +163,8 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
 
   progress({ stage: 'analyzing', message: 'Analyzing the profile', fraction: 0.98 });
   const saved = await saveProfiles(outDir, request.name, captured.profiles);
-  await saveV8Signals(saved[0]?.path, captured.v8);
-  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: captured.v8 });
+  await saveThreadV8Signals(saved, captured.v8, captured.workerV8);
+  const analysis = await analyzeProfiles(saved, { limit: request.limit, v8: captured.v8, workerV8: captured.workerV8 });
   const warnings: Warning[] = [...captured.load.warnings, ...analysis.warnings];
   if (captured.endedEarly) {
     warnings.unshift({ code: 'TARGET_EXITED_DURING_PROFILE', message: `The app ${captured.target.describeExit()} before the load ended; the profile covers the time until then.${captured.target.output.forMessage()}` });

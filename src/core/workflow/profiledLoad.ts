@@ -1,7 +1,7 @@
 import type { CancellationToken } from '../common/cancellation';
 import { ErrorCode, isHotpathError } from '../common/errors';
 import type { Logger } from '../common/logger';
-import type { CdpClient } from '../inspector/cdpClient';
+import type { CdpClient, CdpSession } from '../inspector/cdpClient';
 import { type CapturedProfile, ProfilingRun } from '../inspector/profilingRun';
 import type { LoadOptions } from '../load/options';
 import type { LoadResult } from '../load/result';
@@ -10,6 +10,9 @@ import { type RequestCheck, warmUpChecked } from './requestPath';
 import type { ProgressSink } from './progress';
 import type { Event } from '../common/events';
 import { V8Collector, type V8Mode } from '../v8/collector';
+import { WorkerSignals } from '../v8/workerSignals';
+import { WorkerHub, type WorkerHandle } from '../inspector/workerHub';
+import { CodeMapKeeper } from '../inspector/codeMapKeeper';
 import type { V8RawSignals } from '../v8/types';
 import { AllocationSampler, type AllocationSamplingOptions } from '../memory/allocationSampler';
 import type { SamplingHeapProfile } from '../memory/heapProfile';
@@ -25,6 +28,8 @@ export interface ProfiledLoad {
   endedEarly: boolean;
   /** V8's signals of the main thread, collected in the same run (when asked for). */
   v8?: V8RawSignals;
+  /** The worker threads' signals, by thread label (as their profiles are labelled). */
+  workerV8?: Map<string, V8RawSignals>;
   /** The main thread's allocations over the same window (--memory). */
   heapProfile?: SamplingHeapProfile;
   heapSampling?: AllocationSamplingOptions;
@@ -68,7 +73,42 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   // Before the warm-up: V8 optimizes the hot code during it, and those compiles are what we want to see.
   // The guard: should we never switch the signals off, the app does itself a while after the run.
   const guardSeconds = loadOptions.warmupSeconds + loadOptions.durationSeconds + 120;
-  const v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds }) : undefined;
+  // Worker threads first: the hub holds a worker that starts later until V8's signals and the profiler
+  // are set up in it. One hub per connection: both use its sessions.
+  const hub = ctx.workers !== false ? await WorkerHub.start(client, logger, { hold: true }) : undefined;
+  let v8: V8Collector | undefined;
+  let workerV8: WorkerSignals | undefined;
+  const keepers: CodeMapKeeper[] = [];
+  const keep = async (session: CdpSession) => {
+    const k = await CodeMapKeeper.start(session, ctx.samplingIntervalMicros, logger);
+    if (k) keepers.push(k);
+  };
+  const keepWorkers = hub ? (w: WorkerHandle) => keep(w.session) : undefined;
+  try {
+    // V8's set-up switches tracing on for a moment in one isolate at a time; a worker still starting up
+    // could trace into that isolate's file meanwhile (see windowedProbeExpression): let it finish first.
+    if (ctx.v8 && hub) await hub.settle(500);
+    v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
+    workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
+    // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
+    const collector = v8;
+    if (collector && hub) await hub.runBetween(() => collector.startTracing());
+    // Every thread's profiler runs from here on, so the measured profile knows the code the warm-up compiles.
+    await keep(client);
+    if (hub && keepWorkers) await hub.use(keepWorkers);
+  } catch (err) {
+    // None of these should throw; should one, the process is left as it was.
+    await v8?.abandon();
+    await workerV8?.abandon();
+    for (const k of keepers) await k.stop();
+    workerV8?.dispose();
+    await hub?.release();
+    hub?.dispose();
+    throw err;
+  } finally {
+    // Workers started meanwhile run now, set up like the others (and never stay waiting, whatever happened).
+    await hub?.release();
+  }
   let succeeded = false;
   let sampler: AllocationSampler | undefined;
   let loopMonitor: LoopMonitor | undefined;
@@ -76,7 +116,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
     loadOptions = await warmUpChecked(loadOptions, { ...phase, offsetSeconds: 0 }, ctx.request ?? {});
     // The same window for all three: allocations, the loop monitor, the CPU profile.
     sampler = ctx.memory ? await AllocationSampler.start(client, ctx.memory) : undefined;
-    const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: ctx.workers, logger });
+    const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: hub ?? false, logger });
     // After Profiler.start, whose own set-up in the app must not count as a long turn of the loop.
     const monitor = ctx.loop === false ? undefined : await LoopMonitor.start(client, ctx.loop ?? {}, logger);
     loopMonitor = monitor instanceof LoopMonitor ? monitor : undefined;
@@ -87,13 +127,17 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
       const loop = await loopMonitor?.stop();
       await v8?.stopTracing();
       const profiles = await run.stop();
+      if (hub && keepWorkers) hub.stopUsing(keepWorkers);
+      for (const k of keepers) await k.stop();
       const heapProfile = await sampler?.stop();
       // After Profiler.stop: the tier query walks the heap, which must not be in the profile.
       const signals = v8 ? await v8.finish(profiles.find((p) => p.thread === 'main')?.profile, { targetGone: client.isClosed }) : undefined;
+      const workerSignals = workerV8 ? await workerV8.finish(profiles, { targetGone: client.isClosed }) : undefined;
       succeeded = true;
       const loopLimitation = monitor && !(monitor instanceof LoopMonitor) ? monitor.limitation : loopMonitor && !loop ? 'the event-loop monitor returned no report (the app may have ended)' : undefined;
       return {
         profiles, load, loadOptions, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}),
+        ...(workerSignals?.size ? { workerV8: workerSignals } : {}),
         ...(heapProfile ? { heapProfile, heapSampling: ctx.memory } : {}), ...(loop ? { loop } : {}), ...(loopLimitation ? { loopLimitation } : {}),
       };
     } catch (err) {
@@ -106,8 +150,13 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
     // Errors, cancellation, a crash: leave the process as it was (flags off, no sampling, no monitor) and remove the trace file.
     if (!succeeded) {
       await v8?.abandon();
+      await workerV8?.abandon();
       await sampler?.abandon();
     }
+    if (hub && keepWorkers) hub.stopUsing(keepWorkers);
+    if (!client.isClosed) for (const k of keepers) await k.stop();
+    workerV8?.dispose();
+    hub?.dispose();
     if (loopMonitor && !client.isClosed) await loopMonitor.dispose();
   }
 }

@@ -9,13 +9,16 @@ import { writePprof, type WrittenPprof } from '../pprof/write';
 import { loadProfile, type ProfileModel } from '../profile';
 import type { PathMapOptions } from '../profile/pathMap';
 import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
-import { analyzeModel, annotateHotspots, attachV8, type Analysis } from './analyze';
+import { analyzeModel, analyzeProfiles, annotateHotspots, attachV8, type Analysis } from './analyze';
+import { threadProfilesOf, type SavedProfile } from './profileStore';
 
 export interface ReportResult extends Analysis {
   kind: 'report';
   profilePath: string;
   durationMs: number;
   sampleCount: number;
+  /** A run with worker threads: every thread's profile (main first), analysed together. */
+  profiles?: SavedProfile[];
   /** `report --diff BEFORE AFTER`: per function, matched by identity between the two profiles. */
   diff?: ProfileDiff & { beforePath: string; before: ProfileModel };
   /** A heap profile (pprof): allocation sites by the sample type shown, instead of time hotspots. */
@@ -52,6 +55,12 @@ export async function reportProfile(file: string, options: { limit?: number; att
       { file: profilePath });
   }
   const limit = options.limit ?? 20;
+  // A run that profiled worker threads: all of them, as the run itself reported them.
+  const threads = options.diffWith || options.attribution === false ? [] : await threadProfilesOf(profilePath, options.token);
+  if (threads.length > 1) {
+    const analysis = await analyzeProfiles(threads, { limit, token: options.token });
+    return { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...analysis, profiles: threads };
+  }
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
   const { raw, ...v8 } = await attachV8(model, profilePath, undefined);
   const analysis = await analyzeModel(model, { thread: 'main', limit, profilePath, v8Raw: raw, attribution: options.attribution, token: options.token });

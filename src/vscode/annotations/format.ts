@@ -3,6 +3,7 @@ import type { CalleeShare, DeoptAnnotation, FunctionAnnotation, LineAnnotation, 
 import type { Explanation, V8FunctionSignals } from '../../core/v8/types';
 import { formatInt, formatMs, formatPct as pct, labelText, mdCode, mdEscape } from '../../shared/text';
 import { ownMatters } from '../../core/attribution/rank';
+import { threadNote } from '../../core/profile/threads';
 
 export { formatMs };
 
@@ -23,8 +24,9 @@ export function codeLensText(f: FunctionAnnotation, v8Summary?: string, edited =
     ? `${pct(f.ownPct)} own${top ? ` (${pct(top.pct)} in ${top.function}${top.where ? `, ${top.where}` : ''})` : ''} · ${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.ownMs)}`
     : `${pct(f.selfPct)} self · ${pct(f.totalPct)} total · ${formatMs(f.selfMs)}`;
   const notPlaced = f.notPlaced && f.notPlaced.pct >= 0.1 ? ` · ${pct(f.notPlaced.pct)} inlined code not placed` : '';
+  const thread = threadNote(f.threads);
   // A function-level profile (most pprof producers, 0x) has no lines: say so where lines would be expected.
-  return labelText(`${base}${v8Summary ? ` · ${v8Summary}` : ''}${notPlaced}${functionLevel ? ' · function-level profile' : ''}${edited ? ' · edited since profiling' : ''}`);
+  return labelText(`${base}${v8Summary ? ` · ${v8Summary}` : ''}${notPlaced}${thread ? ` · ${thread}` : ''}${functionLevel ? ' · function-level profile' : ''}${edited ? ' · edited since profiling' : ''}`);
 }
 
 /** A line whose calls, not its own code, carry its time. */
@@ -72,8 +74,18 @@ function callsList(calls: readonly CalleeShare[]): string {
   return `\n\n**Calls here**\n\n${calls.map((c) => `- → ${mdCode(c.function)}${c.where ? ` (${mdEscape(c.where)})` : ''} ${pct(c.pct)} · ${formatMs(c.ms)}`).join('\n')}`;
 }
 
+/**
+ * In a profile of several threads: which of them ran this code, and what the shares are of. Thread
+ * labels carry a worker's file name (program text): escaped.
+ */
+function threadsLine(threads: readonly string[] | undefined, all: readonly string[] | undefined): string {
+  if (!all || all.length < 2) return '';
+  const ran = threads?.length ? threads.map(mdCode).join(', ') : 'not known';
+  return `\n\n**Threads**: ran in ${ran} — shares are of all ${all.length} threads' time together (${all.map(mdCode).join(', ')})`;
+}
+
 /** Hover Markdown for a hot line. Every profile string is escaped: names and paths are program-controlled. */
-export function lineHover(l: LineAnnotation, profileName: string, base: (file: string) => string): string {
+export function lineHover(l: LineAnnotation, profileName: string, base: (file: string) => string, allThreads?: readonly string[]): string {
   const placement = l.placement === 'own' ? ''
     : l.placement === 'inlined'
       ? `\n\nThis code ran inlined into ${mdCode(l.inlinedInto ?? '?')} (V8 reported the inlining): V8 charged it to that function's frame; Hotpath shows it here, where the code is.`
@@ -83,11 +95,11 @@ export function lineHover(l: LineAnnotation, profileName: string, base: (file: s
     : '';
   const samples = l.samples > 0 ? `, ≈ ${formatInt(l.samples)} samples` : '';
   return `**Self time**: ${formatMs(l.selfMs)} (${pct(l.selfPct)} of the profile)${samples}${totals}` +
-    `${callsList(l.calls)}\n\n**Function**: ${mdCode(l.function)}${placement}${callerList(l.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
+    `${callsList(l.calls)}\n\n**Function**: ${mdCode(l.function)}${placement}${threadsLine(l.threads, allThreads)}${callerList(l.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
 }
 
 /** Hover Markdown for a hot function's declaration line. */
-export function functionHover(f: FunctionAnnotation, profileName: string, base: (file: string) => string, v8Markdown?: string): string {
+export function functionHover(f: FunctionAnnotation, profileName: string, base: (file: string) => string, v8Markdown?: string, allThreads?: readonly string[]): string {
   const parts = f.ownParts.length
     ? `\n\n**Own cost**: ${formatMs(f.ownMs)} (${pct(f.ownPct)}) — its own lines plus the code it calls directly in dependencies, Node and natives:\n\n${f.ownParts.map((p) => `- → ${mdCode(p.function)}${p.where ? ` (${mdEscape(p.where)})` : ''} ${pct(p.pct)}${p.callLine ? ` at line ${p.callLine}` : ''}`).join('\n')}`
     : '';
@@ -100,7 +112,7 @@ export function functionHover(f: FunctionAnnotation, profileName: string, base: 
   const inlined = f.inlinedInto?.length ? `\n\n**Ran inlined into**: ${f.inlinedInto.slice(0, 4).map(mdCode).join(', ')} (${formatMs(f.inlinedMs ?? 0)} of its self time).` : '';
   return `**${mdCode(f.function)}** — #${f.rank} by own cost\n\n` +
     `**Self time**: ${formatMs(f.selfMs)} (${pct(f.selfPct)}) · **Own**: ${formatMs(f.ownMs)} (${pct(f.ownPct)}) · **Total**: ${formatMs(f.totalMs)} (${pct(f.totalPct)})` +
-    `${parts}${notPlaced}${unplaced}${inlined}${v8Markdown ? `\n\n${v8Markdown}` : ''}${callerList(f.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
+    `${parts}${notPlaced}${unplaced}${inlined}${v8Markdown ? `\n\n${v8Markdown}` : ''}${threadsLine(f.threads, allThreads)}${callerList(f.callers, base)}\n\n_Profile: ${mdEscape(profileName)}_`;
 }
 
 /** After-line label of a deopt position: `deopt: wrong map ×3`. */

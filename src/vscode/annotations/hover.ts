@@ -14,9 +14,10 @@ export class HotLineHover implements vscode.HoverProvider {
     const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath;
     const base = (file: string) => (folder && file.startsWith(folder + path.sep) ? path.relative(folder, file) : path.basename(file));
     const profileName = path.basename(this.store.profilePath ?? '');
+    const threads = this.store.current?.threads;
     const parts: string[] = [];
-    for (const f of live.functions) if (f.line === position.line) parts.push(functionHover(f.annotation, profileName, base, this.v8Markdown(f.annotation)));
-    for (const l of live.lines) if (l.line === position.line) parts.push(lineHover(l.annotation, profileName, base));
+    for (const f of live.functions) if (f.line === position.line) parts.push(functionHover(f.annotation, profileName, base, this.v8Markdown(f.annotation), threads));
+    for (const l of live.lines) if (l.line === position.line) parts.push(lineHover(l.annotation, profileName, base, threads));
     for (const d of live.deopts) if (d.line === position.line) parts.push(deoptHover(d.annotation));
     if (!parts.length) return undefined;
     if (live.edited) parts.push('_The file changed since this profile; the numbers describe the code as it was._');

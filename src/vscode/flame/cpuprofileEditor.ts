@@ -4,6 +4,7 @@ import type { HotpathSession } from '../session';
 import { loadedFromFile } from '../workflow/loadedProfile';
 import { escapeHtml } from '../../shared/webviewHtml';
 import { FlameWebview } from './flameWebview';
+import { threadChoices } from './threadChoices';
 import { showError } from '../notify';
 
 class ProfileDocument implements vscode.CustomDocument {
@@ -31,7 +32,7 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
       panel.webview.html = '<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src \'none\'"><p>Hotpath is reading the profile…</p>';
       const loaded = await loadedFromFile(document.uri.fsPath, { token });
       this.session.setProfile(loaded);
-      view.show({ model: loaded.model, title: loaded.title, payload: loaded.payload });
+      view.show({ model: loaded.model, title: loaded.title, payload: loaded.payload, choices: threadChoices(loaded, undefined) });
     } catch (err) {
       if (isHotpathError(err, ErrorCode.Cancelled)) return; // the editor was closed while it loaded
       const message = errorMessage(err);

@@ -11,7 +11,7 @@ import type { WorkflowProgress, WorkflowStage } from '../../core/workflow/progre
 export type StatusState =
   | { kind: 'idle' }
   | { kind: 'running'; title: string; stage: WorkflowStage; requestsPerSecond?: number; interval?: WorkflowProgress['interval'] }
-  | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string; loopP99Ms?: number; blockedBy?: string }
+  | { kind: 'profiled'; function: string; selfPct: number; ownPct: number; ownDetail?: string; file: string; line: number | null; profilePath: string; loopP99Ms?: number; blockedBy?: string; thread?: string; threads?: number }
   | { kind: 'leak'; name: string; verdict: 'growing' | 'stable' | 'incomplete'; bytesPerRequest: number; ciLow: number; ciHigh: number; requests: number; comparison?: string; site?: { function: string; file: string; line: number | null }; crash?: LeakCrashStatus }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
   | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
@@ -180,7 +180,7 @@ export function renderStatus(state: StatusState): RenderedStatus {
       const loopTip = state.loopP99Ms !== undefined ? `\n\n**Event loop**: p99 delay ${formatMs(state.loopP99Ms)}${state.blockedBy ? ` — held longest by ${mdCode(state.blockedBy)}` : ''}` : '';
       return {
         text: `$(flame) ${noIcons(labelText(state.function))} ${share}${loop}`,
-        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.ownPct.toFixed(1)}% own, ${state.selfPct.toFixed(1)}% self time${state.ownDetail ? ` (${mdEscape(state.ownDetail)})` : ''}\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}${loopTip}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
+        tooltip: `**Hottest function**: ${mdCode(state.function)} — ${state.ownPct.toFixed(1)}% own, ${state.selfPct.toFixed(1)}% self time${state.threads ? ` of all ${state.threads} threads' time` : ''}${state.ownDetail ? ` (${mdEscape(state.ownDetail)})` : ''}\n\n${mdEscape(state.file)}${state.line ? `:${state.line}` : ''}${state.thread ? ` — ran in ${mdCode(state.thread)}` : ''}${loopTip}\n\n[$(flame) Open flamegraph](command:hotpath.showFlamegraph) · [$(pin) Establish baseline](command:hotpath.establishBaseline)`,
         tone: 'neutral', command: 'hotpath.showFlamegraph',
       };
     }

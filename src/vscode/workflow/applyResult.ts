@@ -6,7 +6,8 @@ import type { HotpathSession, LoadedProfile } from '../session';
 import { rps } from '../status/render';
 import { ownDetail } from '../../core/attribution/rank';
 import { formatPct } from '../../shared/text';
-import { loadedFromAnalysis, loadedFromFile } from './loadedProfile';
+import { loadedFromAnalysis, loadedFromFile, loadedFromRun } from './loadedProfile';
+import { threadNote } from '../../core/profile/threads';
 import type { CompareResult, CompareSide } from '../../core/workflow/compare';
 import { checksOf, type RunResult } from './runs';
 import { describeRequests } from '../../core/load/routes';
@@ -39,9 +40,18 @@ export interface ApplyContext {
   showRetained?: (result: import('../../core/workflow/leakCheck').LeakResult) => void;
 }
 
-/** The user function with the most own cost, else the hottest function: what the status bar and summary name. */
+/**
+ * The user function with the most own cost, else the hottest function: what the status bar and summary
+ * name. Of every thread the profile covers (a worker pool's function, not the idle main thread's).
+ */
 export function topHotspot(loaded: LoadedProfile) {
-  return loaded.hotspots.find((h) => h.category === 'user' && h.thread === 'main') ?? loaded.hotspots[0];
+  return loaded.hotspots.find((h) => h.category === 'user') ?? loaded.hotspots[0];
+}
+
+/** `worker 1 (pool.js)`, `2 worker threads`: where the top hotspot ran, when not the main thread alone. */
+function threadOf(loaded: LoadedProfile, top: ReturnType<typeof topHotspot>): string | undefined {
+  if (!top || !loaded.annotations.threads) return undefined;
+  return threadNote(top.thread.split(', '));
 }
 
 function logWarnings(log: vscode.LogOutputChannel, warnings: readonly Warning[]): void {
@@ -51,7 +61,8 @@ function logWarnings(log: vscode.LogOutputChannel, warnings: readonly Warning[])
 export function showProfile(ctx: ApplyContext, loaded: LoadedProfile, options: { preserveFocus?: boolean } = {}): void {
   ctx.session.setProfile(loaded);
   const top = topHotspot(loaded);
-  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath, ...loopStatus(loaded) });
+  const thread = threadOf(loaded, top);
+  if (top) ctx.session.setStatus({ kind: 'profiled', function: top.function, selfPct: top.selfPct, ownPct: top.ownPct, ownDetail: ownDetail(top, formatPct), file: top.file, line: top.line, profilePath: loaded.profilePath, ...(thread ? { thread, threads: loaded.annotations.threads!.length } : {}), ...loopStatus(loaded) });
   ctx.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, attribution: loaded.attribution, decorate: ctx.decorate?.(loaded), choices: ctx.flameChoices?.(loaded) }, options);
 }
 
@@ -68,12 +79,14 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
   switch (result.kind) {
     case 'profile':
     case 'script': {
-      const loaded = result.kind === 'profile' ? attachRuntime(loadedFromAnalysis(result.profilePath, result), result) : loadedFromAnalysis(result.profilePath, result);
+      const analysed = await loadedFromRun(result);
+      const loaded = result.kind === 'profile' ? attachRuntime(analysed, result) : analysed;
       showProfile(ctx, loaded);
       const top = topHotspot(loaded);
       const detail = top ? ownDetail(top, formatPct) : undefined;
+      const of = loaded.annotations.threads ? ` of all ${loaded.annotations.threads.length} threads' time` : '';
       const where = top
-        ? `${top.function} takes ${detail ? `${top.ownPct.toFixed(1)}% own (${detail})` : `${top.selfPct.toFixed(1)}% self time`} (${path.basename(top.file)}${top.line ? `:${top.line}` : ''})`
+        ? `${top.function} takes ${detail ? `${top.ownPct.toFixed(1)}% own${of} (${detail})` : `${top.selfPct.toFixed(1)}% self time${of}`} (${path.basename(top.file)}${top.line ? `:${top.line}` : ''}${threadOf(loaded, top) ? ` in ${threadOf(loaded, top)}` : ''})`
         : 'no samples in JavaScript';
       const load = result.kind === 'profile' ? ` under ${rps(result.load.requests.mean)} req/s of ${describeRequests(result.loadOptions.method, result.loadOptions.url ?? result.loadOptions.path, result.loadOptions.routes)}` : '';
       const summary = `Profile saved: ${where}${load}.${warningNote}`;

@@ -38,7 +38,11 @@ export interface AnalysedProfile {
   v8Functions?: ReadonlyMap<number, V8FunctionSignals>;
 }
 
-/** The editor's view of a profile the workflow just analysed (its model and attribution are reused, not rebuilt). */
+/**
+ * The editor's view of a profile the workflow just analysed (its model and attribution are reused, not
+ * rebuilt). A run with worker threads is opened from its files instead (`loadedFromRun`), as every
+ * thread together.
+ */
 export function loadedFromAnalysis(profilePath: string, analysed: AnalysedProfile): LoadedProfile {
   const main = analysed.hotspots.filter((h) => h.thread === 'main');
   return {
@@ -56,5 +60,15 @@ export function loadedFromAnalysis(profilePath: string, analysed: AnalysedProfil
  */
 export async function loadedFromFile(file: string, options: { before?: string; diff?: EditorProfileRequest['diff']; beforeInline?: EditorProfileRequest['beforeInline']; title?: string; token?: CancellationToken; onProgress?: (stage: string, fraction: number) => void } = {}): Promise<LoadedProfile> {
   const r = await loadProfileInWorker({ file, before: options.before, diff: options.diff, beforeInline: options.beforeInline, title: options.title, maxFunctions: maxFunctions(), limit: 50, pathMap: pathMapFromSettings() }, options.token ?? neverCancelled, options.onProgress);
-  return { profilePath: file, title: options.title ?? path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload, ...(r.runtime ? { runtime: r.runtime } : {}) };
+  return { profilePath: file, title: options.title ?? path.basename(file), hotspots: r.hotspots, packages: r.packages, v8Functions: r.v8Functions, annotations: r.annotations, payload: r.payload, ...(r.runtime ? { runtime: r.runtime } : {}), ...(r.threads ? { threads: r.threads } : {}) };
+}
+
+/**
+ * A run's result in the editor: one thread's analysis is reused as it is; a run that also profiled
+ * worker threads (or other processes, in script mode) is read from its saved files in the worker
+ * thread, like any profile opened later, so the editor covers every thread the same way each time.
+ */
+export async function loadedFromRun(result: AnalysedProfile & { profilePath: string; profiles: readonly { thread: string }[] }): Promise<LoadedProfile> {
+  if (result.profiles.length <= 1) return loadedFromAnalysis(result.profilePath, result);
+  return loadedFromFile(result.profilePath);
 }

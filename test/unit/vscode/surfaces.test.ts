@@ -134,6 +134,21 @@ describe('VS Code surfaces with hostile profile text', () => {
         assertInert(deoptHover({ file: '/a.js', line: 1, column: 1, function: name, kind: name, reason: name, count: 2, inlinedFrom: name } as never), 'deopt hover');
       }
     });
+
+    it('worker threads: a hostile worker file name in the thread labels stays text (hovers, status tooltip)', () => {
+      for (const name of HOSTILE_NAMES) {
+        const thread = `worker 1 (${name})`;
+        const all = ['main', thread, `worker 2 (${name})`];
+        assertInert(lineHover({ file: '/a.js', line: 3, selfMs: 5, selfPct: 1, totalMs: 5, totalPct: 1, ownMs: 5, ownPct: 1, samples: 5, function: 'f', placement: 'own', calls: [], callers: [], threads: [thread] }, 'p', (f) => f, all), 'line hover with threads');
+        assertInert(functionHover({ function: 'f', file: '/a.js', line: 1, selfMs: 1, selfPct: 1, totalMs: 1, totalPct: 1, ownMs: 1, ownPct: 1, ownParts: [], rank: 1, callers: [], threads: all.slice(1) }, 'p', (f) => f, undefined, all), 'function hover with threads');
+        const r = renderStatus({ kind: 'profiled', function: 'f', selfPct: 1, ownPct: 1, file: '/a.js', line: 1, profilePath: '/p', thread, threads: 3 });
+        const links = tokensOf(r.tooltip).filter((t) => t.type === 'link').map((t) => (t as Token & { href: string }).href);
+        assert.deepEqual(links, ['command:hotpath.showFlamegraph', 'command:hotpath.establishBaseline'], JSON.stringify(r.tooltip));
+        const lens = labelText(codeLensText({ function: 'f', file: '/a.js', line: 1, selfMs: 1, selfPct: 1, totalMs: 1, totalPct: 1, ownMs: 1, ownPct: 1, ownParts: [], rank: 1, callers: [], threads: [thread] }));
+        assert.doesNotMatch(lens, RAW_CONTROL, JSON.stringify(lens));
+        assert.ok(!lens.includes('$('), JSON.stringify(lens));
+      }
+    });
   });
 
   describe('labels (status bar, CodeLens, decorations, tree items, quick picks)', () => {
