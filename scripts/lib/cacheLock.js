@@ -1,8 +1,8 @@
 'use strict';
 // A directory lock in Hotpath's tool cache, so two processes (two test runs, the e2e setup, the
 // Node-versions installer, `hotpath compare --node`) never install into one folder at once. The same
-// protocol as src/core/runtimes/lock.ts (keep them in step): a folder holding `owner-<pid>` (and
-// `pid`, for older readers) is renamed into place, which fails while another lock is there, so a lock
+// protocol as src/core/runtimes/lock.ts (keep them in step): a folder holding `owner-<pid>` is renamed
+// into place, which fails while another lock is there, so a lock
 // always names its owner and an empty one left by a crash is replaced. A dead owner's lock is taken
 // over by removing its owner file first: of two processes doing that, exactly one succeeds.
 const fs = require('node:fs');
@@ -37,7 +37,6 @@ function withLock(root, name, fn) {
   const mine = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}.new`;
   fs.mkdirSync(mine);
   fs.writeFileSync(path.join(mine, ownerFile), '');
-  fs.writeFileSync(path.join(mine, 'pid'), String(process.pid));
   try {
     for (;;) {
       try { fs.renameSync(mine, lock); break; } catch (err) {

@@ -11,8 +11,8 @@ const isAlive = (pid: number): boolean => {
 const EMPTY_STALE_MS = 10_000;
 
 /**
- * The owner of a lock folder and the file that names it: `owner-<pid>` (written by this protocol,
- * with `pid` beside it for older Hotpaths), or only `pid` (an older Hotpath's or test toolchain's).
+ * The owner of a lock folder and the file that names it: `owner-<pid>` (this protocol), or `pid` (an
+ * older Hotpath's; never written now, so that removing it cannot remove a lock of this protocol).
  */
 function ownerOf(lock: string): { pid: number; file: string } | 'empty' | 'unknown' | 'gone' {
   let names: string[];
@@ -60,7 +60,6 @@ export async function withDirLock<T>(lock: string, fn: () => Promise<T>, options
   const mine = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}.new`;
   fs.mkdirSync(mine);
   fs.writeFileSync(path.join(mine, ownerFile), '');
-  fs.writeFileSync(path.join(mine, 'pid'), String(process.pid));
   let told = false;
   try {
     for (;;) {

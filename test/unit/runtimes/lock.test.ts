@@ -26,8 +26,7 @@ describe('the install lock', () => {
   it('names its owner while held, and is gone after', async () => {
     const lock = path.join(dir, '.node-1.2.3.lock');
     await withDirLock(lock, async () => {
-      assert.deepEqual(fs.readdirSync(lock).sort(), [`owner-${process.pid}`, 'pid']);
-      assert.equal(fs.readFileSync(path.join(lock, 'pid'), 'utf8'), String(process.pid));
+      assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`]);
     });
     assert.deepEqual(fs.readdirSync(dir), [], 'no lock, no leftover of its preparation');
   });
@@ -69,6 +68,52 @@ describe('the install lock', () => {
       holder.kill('SIGKILL');
     }
   });
+
+  for (const layout of ['owner-<pid>', 'pid file (older Hotpath)'] as const) {
+    it(`a taker that saw the dead owner (${layout}) does not remove the lock another process has taken since`, async function () {
+      this.timeout(60_000);
+      // The interleaving is forced: B pauses right after it read the lock's owner, A takes the lock over
+      // and holds it, then B goes on with what it saw. A takeover that deletes "the lock" removes A's.
+      const lock = path.join(dir, '.node-1.2.3.lock');
+      const dead = deadPid();
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, layout === 'owner-<pid>' ? `owner-${dead}` : 'pid'), layout === 'owner-<pid>' ? '' : String(dead));
+      const flag = (name: string) => path.join(dir, name);
+      const taker = [
+        "const fs = require('node:fs');",
+        `const [lock, flag] = ${JSON.stringify([lock, dir])};`,
+        `const pauseAt = ${JSON.stringify(layout === 'owner-<pid>' ? lock : path.join(lock, 'pid'))};`,
+        'let reads = 0;',
+        'let paused = false;',
+        'const wait = (f) => { while (!fs.existsSync(`${flag}/${f}`)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); };',
+        // Each look at the lock (its listing or its pid file) is counted; the one that reads the owner pauses until told.
+        "for (const name of ['readdirSync', 'readFileSync']) {",
+        '  const real = fs[name];',
+        "  fs[name] = function (p, ...rest) { const r = real.call(this, p, ...rest); if (p === lock || p === `${lock}/pid`) { reads++; fs.writeFileSync(`${flag}/read-${reads}`, ''); if (p === pauseAt && !paused) { paused = true; fs.writeFileSync(`${flag}/paused`, ''); wait('proceed'); } } return r; };",
+        '}',
+        `require(${JSON.stringify(path.join(ROOT, 'src/core/runtimes/lock.ts'))}).withDirLock(lock, async () => fs.writeFileSync(\`\${flag}/b-held\`, ''));`,
+      ].join('\n');
+      const b = spawn(process.execPath, ['-r', 'tsx/cjs', '-e', taker], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      const bExited = new Promise((r) => b.on('exit', r));
+      try {
+        while (!fs.existsSync(flag('paused'))) await new Promise((r) => setTimeout(r, 10));
+        const seen = fs.readdirSync(dir).filter((n) => n.startsWith('read-')).length;
+        await withDirLock(lock, async () => {
+          fs.writeFileSync(flag('proceed'), '');
+          // B has acted on what it saw once it looks at the lock again, or holds it, or is gone.
+          let bGone = false;
+          void bExited.then(() => { bGone = true; });
+          while (!fs.existsSync(flag(`read-${seen + 1}`)) && !fs.existsSync(flag('b-held')) && !bGone) await new Promise((r) => setTimeout(r, 10));
+          assert.equal(fs.existsSync(flag('b-held')), false, 'B did not get the lock A holds');
+          assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`], 'A\'s lock is intact');
+        }, { timeoutMs: 10_000 });
+        await bExited; // B takes the lock once A has released it
+        assert.ok(fs.existsSync(flag('b-held')));
+      } finally {
+        b.kill('SIGKILL');
+      }
+    });
+  }
 
   it('processes racing to take over a dead owner\'s lock hold it one at a time (Hotpath\'s lock and the test toolchain\'s)', async function () {
     this.timeout(120_000);
