@@ -36,18 +36,19 @@ export function adminDirOf(tree: string, commonDir?: string): string | undefined
   return ids.map((id) => path.join(worktrees, id)).find((admin) => pointsAt(admin, tree));
 }
 
+// An install killed a moment ago may still be letting go of files in the tree: retry a few times.
+const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 50 } as const;
+
 /** Removes the worktree folder and its entry (found before the folder goes). Idempotent. */
 export function removeWorktreeSync(tree: string, commonDir?: string): void {
   const admin = adminDirOf(tree, commonDir);
-  fs.rmSync(tree, { recursive: true, force: true });
-  if (admin) fs.rmSync(admin, { recursive: true, force: true });
+  try { fs.rmSync(tree, RM); } finally { if (admin) fs.rmSync(admin, RM); }
 }
 
 /** The same without blocking the thread on a large tree (an installed node_modules). */
 export async function removeWorktree(tree: string, commonDir?: string): Promise<void> {
   const admin = adminDirOf(tree, commonDir);
-  await fs.promises.rm(tree, { recursive: true, force: true });
-  if (admin) await fs.promises.rm(admin, { recursive: true, force: true });
+  try { await fs.promises.rm(tree, RM); } finally { if (admin) await fs.promises.rm(admin, RM); }
 }
 
 /** Is `tree` the worktree folder of a Hotpath run (`<tmpdir>/hotpath-base-*` or its `tree`)? */
