@@ -5,7 +5,8 @@
  * - `hotpath-target-*`: a target's report directory; processes still carrying its variable (a daemon
  *   the app started without Hotpath's preload, which has no watchdog of its own) are stopped first;
  * - `hotpath-base-*`: a revision's temporary git worktree, with its entry in the repository;
- * - `hotpath-bench-*`: one benchmark process's results; `hotpath-node-*`: a Node.js download.
+ * - `hotpath-bench-*`: one benchmark process's results; `hotpath-node-*`: a Node.js download;
+ *   `hotpath-compile-cache-*`: the compile cache `hotpath startup` tries.
  * Plus V8 trace files of processes that have exited. Folders of runs still going are kept.
  */
 import * as fs from 'node:fs';
@@ -37,6 +38,7 @@ const KINDS: Record<string, (dir: string) => void> = {
   },
   'hotpath-bench-': (dir) => fs.rmSync(dir, { recursive: true, force: true }),
   'hotpath-node-': (dir) => fs.rmSync(dir, { recursive: true, force: true }),
+  'hotpath-compile-cache-': (dir) => fs.rmSync(dir, { recursive: true, force: true }),
 };
 
 export function writeOwner(dir: string): void {
