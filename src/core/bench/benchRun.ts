@@ -6,7 +6,6 @@
  * what is measured.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { PROFILE_NAMED_FILE_MAX_BYTES, readBoundedFileSync } from '../common/boundedRead';
@@ -17,6 +16,7 @@ import type { RawCpuProfile } from '../inspector/profilingRun';
 import { buildProfileModel } from '../profile';
 import { distFile } from '../target/distFiles';
 import { launchTarget, quoteForNodeOptions } from '../target/launcher';
+import { ownedTempDir } from '../target/staleFiles';
 import type { ProcessReport } from '../target/reports';
 import { V8Collector } from '../v8/collector';
 import { installExitHook } from '../v8/exitHook';
@@ -106,7 +106,7 @@ function exitCallText(call: BenchExitCall): string {
 export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?: CancellationToken; logger?: Logger } = {}): Promise<BenchRun> {
   const token = deps.token ?? neverCancelled;
   const logger = deps.logger ?? silentLogger;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-'));
+  const dir = ownedTempDir('hotpath-bench-'); // removed below, or by the next run if this one is killed
   const out = path.join(dir, 'results.json');
   const ndjson = path.join(dir, 'node-bench.ndjson');
   const node = request.node ?? 'node';

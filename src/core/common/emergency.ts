@@ -14,10 +14,14 @@ export function onEmergencyStop(step: Step): Disposable {
   return { dispose: () => { steps.delete(step); } };
 }
 
-/** Runs every registered step (synchronous parts first, at once); resolves within `timeoutMs`. */
+/**
+ * Runs every registered step (synchronous parts first, at once); resolves within `timeoutMs`. Newest
+ * first, as resources are released: an install running in a worktree is killed before the worktree
+ * is removed.
+ */
 export async function runEmergencyStops(timeoutMs = 1000): Promise<void> {
   const pending: Promise<unknown>[] = [];
-  for (const step of [...steps]) {
+  for (const step of [...steps].reverse()) {
     try {
       const r = step();
       if (r && typeof (r as Promise<unknown>).then === 'function') pending.push((r as Promise<unknown>).catch(() => undefined));

@@ -1,9 +1,9 @@
 /** Finds the Node.js versions already on this machine: version managers' folders, the PATH, Hotpath's cache. */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cacheRoot, cachedNodeBinary, completeStamp, nodePackageName } from './cache';
+import { askVersion } from './probe';
 import type { NodeRuntime, RuntimeSource } from './types';
 import { compareVersions, parseVersion } from './version';
 
@@ -21,10 +21,9 @@ export interface DiscoverDeps {
   current?: { version: string; path: string };
 }
 
+/** A binary that does not answer within 5 s is stopped (probe.ts) and left out. */
 function versionOf(binary: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(binary, ['--version'], { timeout: 5000, windowsHide: true }, (err, stdout) => resolve(err ? null : stdout.trim()));
-  });
+  return askVersion(binary, 5000).catch(() => null);
 }
 
 export const defaultDiscoverDeps = (): DiscoverDeps => ({

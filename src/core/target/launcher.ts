@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
@@ -11,7 +10,8 @@ import type { Disposable } from '../common/disposable';
 import { removeTraceFile } from '../v8/flags';
 import { OutputTail } from './outputTail';
 import { StartupAnnouncements } from '../routes/announced';
-import { removeStaleTargetDirs, writeOwner } from './staleFiles';
+import { ownedTempDir, removeStaleFiles } from './staleFiles';
+import { processesWithEnv } from './envProcesses';
 import { killTree } from './processTree';
 import { ReportReader } from './reportReader';
 import { MODE_ENV, OWNER_PID_ENV, PRELOAD_FILE_NAME, REPORT_FILE_ENV, SAMPLING_ENV, type ProcessReport, type TargetMode, type TargetReport } from './reports';
@@ -91,7 +91,7 @@ export class LaunchedTarget {
   killNow(): void {
     const pids = [...this.processes.keys()];
     try { process.kill(-this.pid, 'SIGKILL'); } catch { /* group gone */ }
-    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    for (const pid of [...pids, ...this.escaped()]) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
     try { this.reader.dispose(); } catch { /* already */ }
     fs.rmSync(this.reportDir, { recursive: true, force: true });
     for (const pid of pids) removeTraceFile(pid);
@@ -100,11 +100,20 @@ export class LaunchedTarget {
   get pid(): number { return this.child.pid!; }
   get hasExited(): boolean { return this.exitInfo !== undefined; }
 
+  /**
+   * Processes the command started that left its tree and group (a detached or setsid daemon whose
+   * parent exited): they still carry the target's report-file variable (see envProcesses.ts).
+   */
+  private escaped(): number[] {
+    return processesWithEnv(REPORT_FILE_ENV, path.join(this.reportDir, 'reports.jsonl'));
+  }
+
   /** Stops the whole tree (SIGTERM, then SIGKILL after the grace period) and cleans up. Idempotent. */
   stop(graceMs = 2000): Promise<void> {
     this.stopping ??= (async () => {
-      if (!this.hasExited) await killTree(this.pid, { graceMs, processGroup: true });
-      else await killTree(this.pid, { graceMs: 0, processGroup: true }); // orphans of an exited root
+      const escaped = () => this.escaped();
+      if (!this.hasExited) await killTree(this.pid, { graceMs, processGroup: true, escaped });
+      else await killTree(this.pid, { graceMs: 0, processGroup: true, escaped }); // orphans of an exited root
       this.reader.poll();
       this.reader.dispose();
       fs.rmSync(this.reportDir, { recursive: true, force: true });
@@ -129,9 +138,8 @@ export async function launchTarget(spec: LaunchSpec, token: CancellationToken = 
   if (spec.command.length === 0) throw new HotpathError(ErrorCode.InvalidOption, 'No command to run: pass the app command after `--`, e.g. `hotpath profile -- node app.js`.');
   const logger = spec.logger ?? silentLogger;
   const preload = spec.preloadPath ?? defaultPreloadPath();
-  removeStaleTargetDirs(logger); // left by a Hotpath that was killed (SIGKILL) before it could clean up
-  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-target-'));
-  writeOwner(reportDir);
+  removeStaleFiles(logger); // left by a Hotpath that was killed (SIGKILL) before it could clean up
+  const reportDir = ownedTempDir('hotpath-target-');
   const reportFile = path.join(reportDir, 'reports.jsonl');
   fs.writeFileSync(reportFile, '');
 

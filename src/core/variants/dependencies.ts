@@ -4,13 +4,16 @@
  * revision; nothing to install); when it differs, the revision's own dependencies are installed with
  * the package manager the lock file belongs to.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CancellationToken } from '../common/cancellation';
 import { cancelledError, ErrorCode, HotpathError } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { type MirrorResult, mirrorNodeModules } from './nodeModules';
+import { startGuarded } from '../target/guardedCommand';
+
+/** Between SIGTERM and SIGKILL when a cancelled command does not stop. */
+const STOP_GRACE_MS = 2000;
 
 /** Lock files, most specific first, with the install that reproduces exactly what they pin. */
 const LOCKS: { file: string; command: string[] }[] = [
@@ -87,34 +90,37 @@ export function planDependencies(workingRoot: string, worktreeRoot: string, app:
   return { action: 'install', reason: 'package.json differs (no lock file)', dirs: [withPackage[withPackage.length - 1]], command: installWithoutLock(path.join(worktreeRoot, withPackage[withPackage.length - 1])) };
 }
 
-/** Runs a command (no shell) in `cwd`, its output to the log; cancellable. */
-export function runLogged(command: string[], cwd: string, deps: { token: CancellationToken; logger: Logger; shell?: boolean }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const exe = process.platform === 'win32' && !deps.shell && /^(npm|pnpm|yarn)$/.test(command[0]) ? `${command[0]}.cmd` : command[0];
-    const child = spawn(exe, command.slice(1), { cwd, shell: deps.shell ?? false, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
-    let tail = '';
-    const onData = (d: Buffer) => {
-      const text = d.toString('utf8');
-      tail = (tail + text).slice(-4000);
-      for (const line of text.split('\n')) if (line.trim()) deps.logger.info(`[${command[0]}] ${line}`);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const sub = deps.token.onCancellationRequested(() => {
-      try { process.kill(-child.pid!, 'SIGTERM'); } catch { child.kill('SIGTERM'); }
-    });
-    child.once('error', (err) => {
-      sub.dispose();
-      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new HotpathError(ErrorCode.TargetSpawnFailed, missing ? `'${command[0]}' is not installed or not on PATH (needed to run \`${command.join(' ')}\` in ${cwd}).` : `Could not run \`${command.join(' ')}\`: ${err.message}`));
-    });
-    child.once('exit', (code, signal) => {
-      sub.dispose();
-      if (deps.token.isCancellationRequested) return reject(cancelledError());
-      if (code === 0) return resolve();
-      reject(new HotpathError(ErrorCode.TargetExited, `\`${command.join(' ')}\` failed in ${cwd} (${signal ?? `exit code ${code}`}):\n${tail.trim().split('\n').slice(-15).join('\n')}`));
-    });
+/**
+ * Runs a command (no shell unless asked) in `cwd`, its output to the log; cancellable. It runs under
+ * a guard (target/guardedCommand.ts): a cancelled command gets SIGTERM, then SIGKILL after 2 s (and
+ * the error says so), a second Ctrl-C kills it at once, and it does not outlive Hotpath.
+ */
+export async function runLogged(command: string[], cwd: string, deps: { token: CancellationToken; logger: Logger; shell?: boolean }): Promise<void> {
+  const shown = command.join(' ');
+  const exe = process.platform === 'win32' && !deps.shell && /^(npm|pnpm|yarn)$/.test(command[0]) ? `${command[0]}.cmd` : command[0];
+  let tail = '';
+  const run = startGuarded({ command: [exe, ...command.slice(1)], cwd, shell: deps.shell ?? false, graceMs: STOP_GRACE_MS }, (text) => {
+    tail = (tail + text).slice(-4000);
+    for (const line of text.split('\n')) if (line.trim()) deps.logger.info(`[${command[0]}] ${line}`);
   });
+  const sub = deps.token.onCancellationRequested(() => void run.stop());
+  try {
+    const exit = await run.exited;
+    const killed = await run.stop(); // also whatever it left running in the background
+    if (deps.token.isCancellationRequested) {
+      if (!killed) throw cancelledError();
+      const said = `\`${shown}\` did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM, so it was killed (SIGKILL).`;
+      deps.logger.warn(said);
+      throw new HotpathError(ErrorCode.Cancelled, `${cancelledError().message} ${said}`);
+    }
+    if (exit.spawnError) {
+      throw new HotpathError(ErrorCode.TargetSpawnFailed, exit.spawnError === 'ENOENT' ? `'${command[0]}' is not installed or not on PATH (needed to run \`${shown}\` in ${cwd}).` : `Could not run \`${shown}\`: ${exit.spawnError}`);
+    }
+    if (exit.code === 0) return;
+    throw new HotpathError(ErrorCode.TargetExited, `\`${shown}\` failed in ${cwd} (${exit.signal ?? `exit code ${exit.code}`}):\n${tail.trim().split('\n').slice(-15).join('\n')}`);
+  } finally {
+    sub.dispose();
+  }
 }
 
 /** What providing the dependencies did, beyond the plan: workspace links pointed into the worktree. */

@@ -9,7 +9,6 @@
  * themselves, and that cost is reported. Profiled runs carry no module hooks.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
 import { PROFILE_NAMED_FILE_MAX_BYTES, readBoundedFileSync } from '../common/boundedRead';
@@ -30,6 +29,7 @@ import { DEFAULT_AB_SETTINGS, runAbComparison, type MetricComparisonSet, type Me
 import { nodeEnvWarning } from './preflight';
 import { saveProfiles, type SavedProfile } from './profileStore';
 import type { ProgressSink } from './progress';
+import { ownedTempDir } from '../target/staleFiles';
 
 export interface StartupRequest {
   command: string[];
@@ -186,7 +186,7 @@ export async function measureStartup(request: StartupRequest, deps: StartupDeps 
   let compileCache: StartupSummary['compileCache'];
   const moduleCount = moduleRuns.length ? Math.max(...moduleRuns.map((m) => m.cjs.length + m.esm.length)) : 0;
   if (request.tryCompileCache !== false && program.compileCache.available && !program.compileCache.directory && moduleCount >= 20) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-compile-cache-'));
+    const dir = ownedTempDir('hotpath-compile-cache-'); // removed below, or by the next run if this one is killed
     try {
       const outcome = await runAbComparison(STARTUP_METRICS, 'startupMs', { ...DEFAULT_AB_SETTINGS, minPairs: 5, maxPairs: 10, budgetMs: 30_000, warmupRounds: 1 }, {
         token,

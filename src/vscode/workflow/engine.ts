@@ -11,6 +11,16 @@ import { measureStartup } from '../../core/workflow/startup';
 import { runBench } from '../../core/workflow/bench';
 import { profileName, type RunRequest, type RunResult } from './runs';
 import { checkForLeaks } from '../../core/workflow/leakCheck';
+import { runEmergencyStops } from '../../core/common/emergency';
+
+/**
+ * The editor is going away (window reload or close, extension update): no time for graceful stops.
+ * Everything the runs started is stopped at once — apps' process groups, installs and --prepare
+ * steps — and their temporary files and git worktrees are removed (see core/common/emergency.ts).
+ */
+export function stopEverythingNow(): Promise<void> {
+  return runEmergencyStops(2000);
+}
 
 export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
   switch (request.kind) {

@@ -81,3 +81,8 @@ function loadEngine(): Engine {
 export function executeRun(request: RunRequest, deps: WorkflowDeps): Promise<RunResult> {
   return loadEngine().executeRun(request, deps);
 }
+
+/** Stops whatever runs started, at once, and removes their temporary state (deactivation); nothing to do before the first run. */
+export function stopRunsNow(): Promise<void> {
+  return engine ? engine.stopEverythingNow() : Promise.resolve();
+}

