@@ -23,6 +23,12 @@ import { retainedAnnotations } from './runtime/loaded';
 import type { LoadedProfile } from './session';
 import type { FlamePayload } from '../shared/flame/payload';
 import type { LeakResult } from '../core/workflow/leakCheck';
+import type { ToolHost } from '../core/agents/host';
+import { registerLanguageModelTools } from './lm/tools';
+import { registerMcpProvider } from './lm/mcpProvider';
+import { editorEnvironment } from './lm/environment';
+import { coreLogger } from './log';
+import { loadEngine } from './workflow/runs';
 
 /** Wires the pieces together; each piece gets only what it uses. */
 export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
@@ -44,6 +50,9 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
   const controller = new RunController(applyContext);
   const view = new HotspotsView(session);
   const files = { scheme: 'file' };
+  // Agents' tools: the same host as `hotpath mcp`, its runs through the controller (the editor shows them).
+  let host: ToolHost | undefined;
+  const hostOf = () => (host ??= new (loadEngine().ToolHost)(editorEnvironment(controller, coreLogger(log))));
 
   context.subscriptions.push(
     log, session, flame, store, view, controller,
@@ -62,6 +71,10 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     ...registerProfileCommands({ ...applyContext, store, view }),
     ...registerCompareCommands({ controller, state: context.workspaceState, session }),
     ...registerDebugType(controller),
+    ...registerLanguageModelTools(hostOf),
+    ...registerMcpProvider(context.extensionUri),
+    // Runs an agent started stop with the extension (their apps do not outlive the editor).
+    { dispose: () => void host?.stopAll() },
   );
   log.info(`Hotpath activated in ${(performance.now() - started).toFixed(1)} ms (trusted workspace: ${vscode.workspace.isTrusted}).`);
   return { session, store };

@@ -6,8 +6,9 @@
 import { renderJson, renderMarkdown } from '../report';
 import type { Inline, Report, SectionId, TableBlock, TextBlock } from '../report/model';
 
-/** Characters per answer unless the client asks for fewer (VS Code's token budget). */
-export const DEFAULT_BUDGET = 8000;
+import { DEFAULT_BUDGET } from './tools';
+
+export { DEFAULT_BUDGET };
 
 export interface Answer {
   markdown: string;

@@ -81,7 +81,7 @@ export class ToolHost {
         default: throw new Error(`no handler for ${def.name}`);
       }
     } catch (err) {
-      const e = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error in ${name}: ${errorMessage(err)}`);
+      const e = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, errorMessage(err));
       if (!isHotpathError(err)) this.logger.error(`${name}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       return messageAnswer(`${name} failed: ${e.message}`, { error: e.code, message: e.message }, true);
     }

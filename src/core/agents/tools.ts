@@ -25,6 +25,8 @@ export interface ToolDefinition {
 /** How long a call waits before it answers with a runId (clients end calls after about 60 s). */
 export const DEFAULT_WAIT_SECONDS = 45;
 export const MAX_WAIT_SECONDS = 50;
+/** Characters per answer unless the client asks for fewer (VS Code's token budget). */
+export const DEFAULT_BUDGET = 8000;
 
 const str = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', description, ...extra });
 const num = (description: string, minimum: number, maximum: number, integer = false): JsonSchema => ({ type: integer ? 'integer' : 'number', description, minimum, maximum });
