@@ -31,7 +31,14 @@ import { coreLogger } from './log';
 import { loadEngine } from './workflow/runs';
 
 /** Wires the pieces together; each piece gets only what it uses. */
-export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
+export interface HotpathApi {
+  session: HotpathSession;
+  store: AnnotationStore;
+  /** The agents' tool host and MCP provider (the extension-host tests drive them). */
+  agents: { host: () => ToolHost; mcp: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> };
+}
+
+export function activateHotpath(context: vscode.ExtensionContext): HotpathApi {
   const started = performance.now();
   const log = createLog();
   const session = new HotpathSession();
@@ -53,6 +60,7 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
   // Agents' tools: the same host as `hotpath mcp`, its runs through the controller (the editor shows them).
   let host: ToolHost | undefined;
   const hostOf = () => (host ??= new (loadEngine().ToolHost)(editorEnvironment(controller, coreLogger(log))));
+  const mcp = registerMcpProvider(context.extensionUri);
 
   context.subscriptions.push(
     log, session, flame, store, view, controller,
@@ -72,10 +80,10 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     ...registerCompareCommands({ controller, state: context.workspaceState, session }),
     ...registerDebugType(controller),
     ...registerLanguageModelTools(hostOf),
-    ...registerMcpProvider(context.extensionUri),
+    ...mcp.disposables,
     // Runs an agent started stop with the extension (their apps do not outlive the editor).
     { dispose: () => void host?.stopAll() },
   );
   log.info(`Hotpath activated in ${(performance.now() - started).toFixed(1)} ms (trusted workspace: ${vscode.workspace.isTrusted}).`);
-  return { session, store };
+  return { session, store, agents: { host: hostOf, mcp: mcp.provider } };
 }

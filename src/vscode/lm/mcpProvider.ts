@@ -16,15 +16,20 @@ export function mcpServerDefinition(extensionUri: vscode.Uri): vscode.McpStdioSe
   return server;
 }
 
-export function registerMcpProvider(extensionUri: vscode.Uri): vscode.Disposable[] {
+/** Registers the provider; returns it too (the extension-host tests ask it what it offers). */
+export function registerMcpProvider(extensionUri: vscode.Uri): { provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>; disposables: vscode.Disposable[] } {
   const changed = new vscode.EventEmitter<void>();
-  return [
-    changed,
-    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: changed.event,
-      provideMcpServerDefinitions: () => [mcpServerDefinition(extensionUri)],
-    }),
-    // The server runs in the first folder: a new first folder is a new definition.
-    vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
-  ];
+  const provider = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () => [mcpServerDefinition(extensionUri)],
+  };
+  return {
+    provider,
+    disposables: [
+      changed,
+      vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+      // The server runs in the first folder: a new first folder is a new definition.
+      vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    ],
+  };
 }
