@@ -256,7 +256,10 @@ function moreHint(runId: string, title: Inline | undefined): Inline | undefined 
 
 /** The answer to a run tool: its report (a profile's cut to the hottest rows) and what to ask next. */
 export function resultReport(result: RunResultAny, runId: string, cwd: string): Report {
-  const short = 'hotspots' in result && (result.kind === 'profile' || result.kind === 'script') ? { ...result, hotspots: result.hotspots.slice(0, 8), lines: result.lines.slice(0, 10), packages: result.packages.slice(0, 5) } as RunResultAny : result;
+  // A profile's answer: its hottest rows, and only the checks that found something (the rest pass).
+  const short = 'hotspots' in result && (result.kind === 'profile' || result.kind === 'script')
+    ? { ...result, hotspots: result.hotspots.slice(0, 8), lines: result.lines.slice(0, 10), packages: result.packages.slice(0, 5), checks: result.checks?.filter((c) => c.status !== 'pass') } as RunResultAny
+    : result;
   const report = buildReport(short, { cwd });
   const next: Inline[] = [];
   if (result.kind === 'profile' || result.kind === 'script' || (result.kind === 'startup' && result.profilePath)) {
