@@ -191,6 +191,8 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
 
 export async function main(argv: string[]): Promise<number> {
   quietOwnDeprecation();
+  // `hotpath mcp`: the MCP server over stdio (its own module: stdout then carries JSON-RPC only).
+  if (argv[0] === 'mcp') return (await import('../mcp/command')).mcpCommand(argv.slice(1));
   let args: CliArgs;
   try {
     args = parseCli(argv);

@@ -24,9 +24,22 @@ import type { LoadedProfile } from './session';
 import type { FlamePayload } from '../shared/flame/payload';
 import type { LeakResult } from '../core/workflow/leakCheck';
 import { threadChoices } from './flame/threadChoices';
+import type { ToolHost } from '../core/agents/host';
+import { registerLanguageModelTools } from './lm/tools';
+import { registerMcpProvider } from './lm/mcpProvider';
+import { editorEnvironment } from './lm/environment';
+import { coreLogger } from './log';
+import { loadEngine } from './workflow/runs';
 
 /** Wires the pieces together; each piece gets only what it uses. */
-export function activateHotpath(context: vscode.ExtensionContext): { session: HotpathSession; store: AnnotationStore } {
+export interface HotpathApi {
+  session: HotpathSession;
+  store: AnnotationStore;
+  /** The agents' tool host and MCP provider (the extension-host tests drive them). */
+  agents: { host: () => ToolHost; mcp: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> };
+}
+
+export function activateHotpath(context: vscode.ExtensionContext): HotpathApi {
   const started = performance.now();
   const log = createLog();
   const session = new HotpathSession();
@@ -45,6 +58,10 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
   const controller = new RunController(applyContext);
   const view = new HotspotsView(session);
   const files = { scheme: 'file' };
+  // Agents' tools: the same host as `hotpath mcp`, its runs through the controller (the editor shows them).
+  let host: ToolHost | undefined;
+  const hostOf = () => (host ??= new (loadEngine().ToolHost)(editorEnvironment(controller, coreLogger(log))));
+  const mcp = registerMcpProvider(context.extensionUri);
 
   context.subscriptions.push(
     log, session, flame, store, view, controller,
@@ -63,7 +80,11 @@ export function activateHotpath(context: vscode.ExtensionContext): { session: Ho
     ...registerProfileCommands({ ...applyContext, store, view }),
     ...registerCompareCommands({ controller, state: context.workspaceState, session }),
     ...registerDebugType(controller),
+    ...registerLanguageModelTools(hostOf),
+    ...mcp.disposables,
+    // Runs an agent started stop with the extension (their apps do not outlive the editor).
+    { dispose: () => void host?.stopAll() },
   );
   log.info(`Hotpath activated in ${(performance.now() - started).toFixed(1)} ms (trusted workspace: ${vscode.workspace.isTrusted}).`);
-  return { session, store };
+  return { session, store, agents: { host: hostOf, mcp: mcp.provider } };
 }

@@ -15,7 +15,7 @@ import { shopWorkspace, type ShopWorkspace } from './helpers/workspace';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const toolchain = require('../../scripts/e2e/toolchain.js') as { requireToolchain(): unknown; isReady(): boolean };
 const { startCodeServer } = require('../../scripts/e2e/code-server.js') as {
-  startCodeServer(o: { workspace: string; vsix?: string[]; log?: (l: string) => void; timeoutMs?: number }): Promise<CodeServer>;
+  startCodeServer(o: { workspace: string; vsix?: string[]; log?: (l: string) => void; timeoutMs?: number; settings?: Record<string, unknown> }): Promise<CodeServer>;
 };
 const { packageVsix } = require('../../scripts/e2e/package.js') as { packageVsix(o: { out: string; quiet: boolean }): string };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -57,7 +57,7 @@ export interface UiSession {
 }
 
 /** Packages the extension, starts code-server with it on a fresh workspace (the shop by default), opens Chromium. */
-export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => shopWorkspace()): Promise<UiSession> {
+export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => shopWorkspace(), settings: Record<string, unknown> = {}): Promise<UiSession> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-e2e-vsix-'));
   const workspace = makeWorkspace();
   let server: CodeServer | undefined;
@@ -68,7 +68,7 @@ export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => 
     const vsixBytes = fs.statSync(vsix).size;
     log(`vsce package: ${(vsixBytes / 1024).toFixed(0)} KiB in ${seconds(t)}`);
     t = Date.now();
-    server = await startCodeServer({ workspace: workspace.dir, vsix: [vsix], log });
+    server = await startCodeServer({ workspace: workspace.dir, vsix: [vsix], log, settings });
     log(`code-server with the vsix installed up in ${seconds(t)}`);
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -16,7 +16,7 @@ const IMPORTS_VSCODE = /(from\s+['"]vscode['"])|(require\(\s*['"]vscode['"]\s*\)
 
 /** Dependencies point one way: only src/vscode may import the vscode API. */
 describe('architecture', () => {
-  for (const area of ['core', 'shared', 'webview', 'cli']) {
+  for (const area of ['core', 'shared', 'webview', 'cli', 'mcp']) {
     it(`src/${area} never imports 'vscode'`, () => {
       const offenders = sourceFiles(path.join(ROOT, 'src', area)).filter((f) => IMPORTS_VSCODE.test(fs.readFileSync(f, 'utf8')));
       assert.deepEqual(offenders.map((f) => path.relative(ROOT, f)), []);
@@ -30,7 +30,7 @@ describe('architecture', () => {
   });
 
   it('src/core does not import the CLI or front ends', () => {
-    const offenders = sourceFiles(path.join(ROOT, 'src', 'core')).filter((f) => /from\s+['"][./]*\/(cli|vscode|webview)\//.test(fs.readFileSync(f, 'utf8')));
+    const offenders = sourceFiles(path.join(ROOT, 'src', 'core')).filter((f) => /from\s+['"][./]*\/(cli|vscode|webview|mcp)\//.test(fs.readFileSync(f, 'utf8')));
     assert.deepEqual(offenders.map((f) => path.relative(ROOT, f)), []);
   });
 });

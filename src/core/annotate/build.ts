@@ -35,7 +35,7 @@ function siteOf(result: CallSiteResult | undefined): Pick<CallerShare, 'line' | 
  * frames above it (outermost frames only — a recursive call's caller is the function itself, which tells
  * nothing), and the frames it ran inlined into. Named by the line that makes the call where it is known.
  */
-function callersOf(model: ProfileModel, attr: Attribution, wanted: ReadonlySet<number>, maxCallers: number): Map<number, CallerShare[]> {
+export function callersOf(model: ProfileModel, attr: Attribution, wanted: ReadonlySet<number>, maxCallers: number): Map<number, CallerShare[]> {
   const { nodes } = model;
   const byFunction = new Map<number, Map<number, number>>();
   for (let v = 0; v < model.nodeCount; v++) {

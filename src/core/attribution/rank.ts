@@ -92,6 +92,8 @@ export interface AttributedHotLine {
   /** The frame this line's code ran inlined in, when not its own. */
   inlinedInto: string | null;
   calls: CallRow[];
+  /** Attribution id of `function` (-1 when unknown), for front ends that need more (V8's view of it). */
+  id: number;
 }
 
 export interface PackageRow {
@@ -225,6 +227,7 @@ export function attributedLines(model: ProfileModel, attr: Attribution, options:
     placement: l.placement,
     inlinedInto: l.inlinedInto !== undefined ? functionLabel(attr.functions[l.inlinedInto]) : null,
     calls: l.calls.slice(0, 5).map((c) => callRow(attr, c.callee, c.us, duration)),
+    id: l.fn,
   }));
 }
 

@@ -21,9 +21,9 @@ export function verdictFact(c: MetricComparisonSet & { summary: string }, sides:
   return { verdict: c.verdict, summary: c.summary, sides };
 }
 
-/** `Verdict: FASTER — req/s +31.2% (…) — faster (req/s moved)`. */
+/** `Verdict: FASTER — req/s +31.2% (…) — faster (req/s moved)` (the summary is Hotpath's: metric labels and numbers). */
 export function verdictLine(c: Pick<MetricComparisonSet, 'verdict'> & { summary: string }): Inline {
-  return ['Verdict: ', VERDICT_WORD[c.verdict], ' — ', code(c.summary)];
+  return ['Verdict: ', VERDICT_WORD[c.verdict], ' — ', c.summary];
 }
 
 const fnName = (f: Pick<FunctionDiff, 'function'>) => code(f.function || '(anonymous)');

@@ -19,7 +19,7 @@ import { startupReport, startupVariantsReport } from './startup';
 export type { Block, Column, ComparisonBlock, ComparisonMetric, Inline, Line, Report, Row, Section, SectionId, TableBlock, TextBlock, VerdictFact } from './model';
 export type { ReportOptions } from './runs';
 export { renderTerminal, renderSectionsTerminal } from './render/terminal';
-export { renderMarkdown, type MarkdownOptions } from './render/markdown';
+export { renderMarkdown, renderSectionsMarkdown, type MarkdownOptions } from './render/markdown';
 export { renderJson, type JsonOptions } from './render/json';
 
 /** Every result a run can have. */

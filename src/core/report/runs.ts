@@ -118,7 +118,7 @@ export function verifyReport(r: VerifyResult, options: ReportOptions & { compare
   const leak: Array<Inline | Line> = r.leak ? [['Leak check: ', growthLine(r.leak)], ...crashLines(r.leak), ...[leakComparisonLine(r.leakComparison, `the baseline (${String(r.baseline.createdAt)})`)].filter((x): x is Inline => x !== undefined)] : [];
   return {
     kind: 'verify',
-    headline: [VERDICT_WORD[c.verdict], ' against baseline ', code(r.name), ': ', code(c.summary)],
+    headline: [VERDICT_WORD[c.verdict], ' against baseline ', code(r.name), ': ', c.summary],
     verdict: verdictFact(c, ['baseline', 'now']),
     sections: present([
       section('title', [text([title]), comparisonBlock(c, ['baseline', 'now'])], false),
@@ -158,12 +158,12 @@ export function compareReport(r: CompareResult, options: ReportOptions & { limit
   const title: Inline = [`Hotpath compare (${r.mode === 'http' ? 'HTTP load' : 'script'}): `, code(r.command.join(' '))];
   const pairs: Inline = [`${c.pairs} pairs in ${(c.elapsedMs / 1000).toFixed(0)} s, interleaved A B B A …; stopped because ${STOP[c.stopReason]}`, c.targetHalfWidthPct !== null ? ` (target ±${c.targetHalfWidthPct}%)` : ''];
   const verdict: Inline = c.verdict === 'no-significant-change'
-    ? ['Verdict: NO SIGNIFICANT CHANGE between A and B — ', code(c.summary)]
-    : [`Verdict: B is ${VERDICT_WORD[c.verdict]} than A — `, code(c.summary)];
+    ? ['Verdict: NO SIGNIFICANT CHANGE between A and B — ', c.summary]
+    : [`Verdict: B is ${VERDICT_WORD[c.verdict]} than A — `, c.summary];
   const [a, b] = r.sides;
   const headline: Inline = c.verdict === 'no-significant-change'
-    ? ['NO SIGNIFICANT CHANGE between A (', code(a.label), ') and B (', code(b.label), '): ', code(c.summary)]
-    : ['B (', code(b.label), `) is ${VERDICT_WORD[c.verdict]} than A (`, code(a.label), '): ', code(c.summary)];
+    ? ['NO SIGNIFICANT CHANGE between A (', code(a.label), ') and B (', code(b.label), '): ', c.summary]
+    : ['B (', code(b.label), `) is ${VERDICT_WORD[c.verdict]} than A (`, code(a.label), '): ', c.summary];
   const diff = r.diff
     ? [
       section('diff', [{

@@ -70,3 +70,7 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
   }
 }
+
+/** The agents' tool host (language-model tools): loaded with the engine, on the first tool call. */
+export { ToolHost } from '../../core/agents/host';
+export { runOnCore } from '../../core/agents/runs';

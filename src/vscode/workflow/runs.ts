@@ -72,7 +72,7 @@ let engine: Engine | undefined;
  * esbuild leaves `./engine.js` external in the extension bundle (see esbuild.js), so this resolves to
  * dist/engine.js there and to engine.ts under tsx.
  */
-function loadEngine(): Engine {
+export function loadEngine(): Engine {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   engine ??= require('./engine.js') as Engine;
   return engine;

@@ -1,0 +1,60 @@
+/**
+ * Where agents' runs go in VS Code: inside the workspace folders, never in an untrusted workspace, and
+ * through the run controller — so a run an agent starts updates the editor exactly as the command
+ * does (CodeLens, line heat, status bar, Hotspots view). Runs the editor's engine has no request for
+ * (a benchmark's task comparison, a startup comparison) go to the core directly.
+ */
+import * as vscode from 'vscode';
+import type { AgentEnvironment } from '../../core/agents/host';
+import type { AgentRun } from '../../core/agents/runs';
+import type { Logger } from '../../core/common/logger';
+import { compareSettings, runSettings } from '../settings';
+import type { TargetSpec } from '../targets/targetSpec';
+import type { RunController } from '../workflow/runController';
+import { loadEngine, type RunRequest, type RunResult } from '../workflow/runs';
+
+/** The editor's request for an agent's run, or undefined when the editor has no such request. */
+export function runRequestOf(run: AgentRun): RunRequest | undefined {
+  const target: TargetSpec = {
+    name: run.name, command: run.command, cwd: run.cwd, env: run.env,
+    ...(typeof run.load.path === 'string' ? { path: run.load.path } : {}),
+    ...(typeof run.load.method === 'string' ? { method: run.load.method } : {}),
+    ...(run.load.routes?.length ? { requests: [...run.load.routes] as TargetSpec['requests'] } : {}),
+  };
+  const base = runSettings(vscode.Uri.file(run.cwd), target);
+  const settings = {
+    ...base,
+    load: { ...base.load, ...run.load, ...(run.port !== undefined ? { port: run.port } : {}) },
+    ...(run.runs !== undefined ? { runs: run.runs } : {}),
+    ...(run.memory ? { memoryIntervalBytes: base.memoryIntervalBytes ?? 32768 } : {}),
+    ...(run.leak ? { leak: { ...base.leak, ...run.leak } } : {}),
+  };
+  switch (run.kind) {
+    case 'profile': case 'script': case 'leak': return { kind: run.kind, target, settings };
+    case 'baseline': case 'verify': return { kind: run.kind, target, settings, baselineName: run.name };
+    case 'compare': {
+      const c = compareSettings(vscode.Uri.file(run.cwd));
+      const d = run.load.durationSeconds, w = run.load.warmupSeconds;
+      return {
+        kind: 'compare', target, settings, sides: run.compare!.sides,
+        compare: { ...c, ...(typeof d === 'number' ? { durationSeconds: d } : {}), ...(typeof w === 'number' ? { warmupSeconds: w } : {}), ...(run.compare!.pairs ? { pairs: run.compare!.pairs } : {}), ...(run.compare!.budgetSeconds ? { budgetSeconds: run.compare!.budgetSeconds } : {}), script: run.compare!.script },
+      };
+    }
+    case 'startup': return run.startup ? undefined : { kind: 'startup', target, settings, profileRuns: vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd)).get<number>('profileRuns') ?? 10 };
+    case 'bench': return run.bench!.compareTasks ? undefined : { kind: 'bench', file: run.bench!.file, cwd: run.cwd, runs: run.runs ?? vscode.workspace.getConfiguration('hotpath.bench', vscode.Uri.file(run.cwd)).get<number>('runs') ?? 5, ...(run.bench!.tasks ? { tasks: run.bench!.tasks } : {}) };
+  }
+}
+
+export function editorEnvironment(controller: RunController, logger: Logger): AgentEnvironment {
+  return {
+    roots: async () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    runBlocked: () => (vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, and Hotpath runs the workspace\'s own code: trust the workspace (Manage Workspace Trust) to profile it. Reading existing .cpuprofile files (hotpath_hot_lines, hotpath_explain, hotpath_report with `profile`) works without trust.'),
+    run: async (run, deps) => {
+      const request = runRequestOf(run);
+      if (!request) return loadEngine().runOnCore(run, deps);
+      const { result } = await controller.execute(request, { token: deps.token!, onProgress: deps.onProgress, notify: false, note: 'started by an agent' });
+      return result as RunResult;
+    },
+    logger,
+  };
+}
