@@ -18,6 +18,8 @@ export enum ErrorCode {
   BaselineNotFound = 'BASELINE_NOT_FOUND',
   Cancelled = 'CANCELLED',
   Timeout = 'TIMEOUT',
+  /** A file the user asked for (`--md FILE`) could not be written. */
+  OutputNotWritten = 'OUTPUT_NOT_WRITTEN',
 }
 
 export class HotpathError extends Error {

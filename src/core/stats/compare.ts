@@ -4,6 +4,10 @@ import { formatSummary } from './formatComparison';
 import { availableSpecs, compareMetricSamples, HTTP_METRICS, type Comparison, type MetricOptions } from './metrics';
 import type { RunSummary } from './runSummary';
 import { appKind } from './sessionDrift';
+import * as os from 'node:os';
+
+/** The cores of this machine (a verify's runs are this machine's; a baseline from another one is warned about). */
+const machineCores = () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 
 export type { Comparison, MetricResult, Verdict } from './metrics';
 
@@ -42,7 +46,7 @@ export function compareRuns(baseline: readonly RunSummary[], current: readonly R
   const samples = Object.fromEntries(Object.keys(HTTP_METRICS).map((k) => [k, { a: a[k as keyof typeof a], b: b[k as keyof typeof b] }]));
   const specs = availableSpecs(HTTP_METRICS, samples);
   const load = otherLoad(baseline, current);
-  const set = compareMetricSamples(specs, samples as Record<string, { a: number[]; b: number[] }>, 'independent', { loadChangeCores: load ? Math.abs(load.b - load.a) : 0, appKind: appKind(baseline, current), ...options });
+  const set = compareMetricSamples(specs, samples as Record<string, { a: number[]; b: number[] }>, 'independent', { loadChangeCores: load ? Math.abs(load.b - load.a) : 0, appKind: appKind(baseline, current, machineCores()), ...options });
   const warnings = comparisonWarnings({
     set, primary: 'requestsPerSecond',
     sides: [{ name: 'Baseline', values: a.requestsPerSecond as number[] }, { name: 'Current', values: b.requestsPerSecond as number[] }],

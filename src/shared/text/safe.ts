@@ -81,10 +81,11 @@ export function notificationText(text: string): string {
 /**
  * Text for the terminal: escape sequences (OSC 52 clipboard writes, OSC 8 links, cursor moves, clears)
  * and other controls are shown as visible `\x1b`-style escapes. Newlines and tabs are kept when
- * `multiline` (app output); otherwise a name or path stays on one line.
+ * `multiline` (app output); otherwise a name or path stays on one line. A CI log is a terminal too:
+ * no line can be read as a GitHub Actions workflow command (`workflowLogText`).
  */
 export function terminalText(text: string, multiline = false): string {
-  const safe = (line: string) => line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode).replace(/[\u2028\u2029]/g, unicode);
+  const safe = (line: string) => workflowLogText(line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode).replace(/[\u2028\u2029]/g, unicode));
   if (!multiline) return safe(text);
   return text.replace(/\r\n/g, '\n').split('\n').map(safe).join('\n');
 }
@@ -92,15 +93,17 @@ export function terminalText(text: string, multiline = false): string {
 /**
  * JSON for the terminal (`--json` on stdout): JSON.stringify already escapes C0 controls, but leaves C1
  * controls (8-bit CSI/OSC), U+2028/2029 and bidi overrides raw. They become `\uXXXX` escapes, which
- * parse to the same value.
+ * parse to the same value; so does the `[` of a `##[` (a CI log would read it as a command).
  */
 export function terminalJson(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, unicode);
+  // `##[` (GitHub Actions' older command form, read anywhere in a line) occurs only inside strings: its
+  // `[` as `\u005b` parses to the same value. No line of the document can start with `::`.
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, unicode).replace(/##\[/g, '##\\u005b');
 }
 
 /** Text for one log record: no line break can forge a second record; controls are escaped. */
 export function logText(text: string): string {
-  return text.replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, (c) => (c === '\n' ? '\\n' : c === '\r\n' ? '\\r\\n' : c === '\r' ? '\\r' : unicode(c)))
+  return workflowLogText(text).replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, (c) => (c === '\n' ? '\\n' : c === '\r\n' ? '\\r\\n' : c === '\r' ? '\\r' : unicode(c)))
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, hex).replace(BIDI, unicode);
 }
 
