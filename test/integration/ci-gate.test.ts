@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import * as yaml from 'js-yaml';
 import { CLI, marker, QUICK_LOAD, ROOT, runCli, waitForNoProcesses } from '../helpers/cli';
 import { workflowCommandsIn } from '../helpers/actionsRunner';
+import { HOSTILE_CI_NAMES } from '../hostileText';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/ci-gate');
 const EXAMPLES = path.join(ROOT, 'examples/ci');
@@ -135,6 +136,20 @@ describe('CI gate under GitHub Actions: compare --base HEAD~1 on a regression', 
     // Nothing on stderr is a command (progress, warnings).
     assert.deepEqual(workflowCommandsIn(run.stderr), []);
     assert.deepEqual(await waitForNoProcesses(tag), []);
+  });
+
+  it('app output quoted in an error (an app that exits before listening) is no workflow command either', async () => {
+    const actions = actionsEnv(dir);
+    cleanup.push(actions.dir);
+    const lines = [...HOSTILE_CI_NAMES, '::error file=server.js,line=1::from the app', '##[add-mask]secret'];
+    const script = `${lines.map((l) => `console.log(${JSON.stringify(l)});console.error(${JSON.stringify(l)});`).join('')}process.exit(2);`;
+    for (const json of [false, true]) {
+      const run = await runCli(['compare', '--base', 'HEAD~1', '--pairs', '2', ...QUICK_LOAD, ...(json ? ['--json'] : []), '--cwd', dir, '--', 'node', '-e', script], { cwd: dir, env: actions.env, timeoutMs: 120_000 });
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(`${run.stdout}${run.stderr}`, /from the app/, 'the app\'s output is quoted');
+      assert.deepEqual(workflowCommandsIn(run.stdout), [], run.stdout);
+      assert.deepEqual(workflowCommandsIn(run.stderr), [], run.stderr);
+    }
   });
 
   describe('the example workflows (examples/ci)', () => {
