@@ -208,25 +208,29 @@ function appsFor({ work, cwdTmp, postgres }) {
 const trialKey = (t) => `${t.app ?? 'cpu'} ${t.load ?? 'competitor'} ${t.mode} ${t.trial} ${t.factor}`;
 
 /**
- * The kind of an app (from all its verify trials: the most common kind its runs could be told as — a busy
- * machine leaves many runs unknown), its median app cores per state, and how its runs were told.
+ * The kind of an app, from all its verify trials: the kind at least half its runs were told as (a busy
+ * machine leaves runs unknown: sessionDrift.runKind), else null — and then its drift counts for both
+ * kinds. With its median app cores per state, and how its runs were told.
  */
 function kindOf(c, trials) {
   const runs = trials.flatMap((t) => [...t.baselineRuns, ...t.currentRuns]);
   const cores = runs.map((r) => c.appCores(r)).filter((x) => x !== undefined);
   const counts = {};
   for (const r of runs) { const k = c.runKind(r, os.cpus().length) ?? 'unknown'; counts[k] = (counts[k] ?? 0) + 1; }
-  const known = Object.entries(counts).filter(([k]) => k !== 'unknown').sort((x, y) => y[1] - x[1]);
+  const known = Object.entries(counts).filter(([k, n]) => k !== 'unknown' && n >= runs.length / 2);
   return { kind: known.length ? known[0][0] : null, appCores: cores.length ? round(median(cores), 2) : null, runKinds: counts };
 }
 
-/** Per kind and metric, the largest drift estimate over that kind's apps and states (floored at 0.01). */
+/**
+ * Per kind and metric, the largest drift estimate over that kind's apps and states (floored at 0.01); an
+ * app whose kind could not be told counts for both kinds. A kind without any estimate keeps its term.
+ */
 function termsByKind(conditions, current) {
   const out = {};
   for (const metric of Object.keys(RUN_KEYS)) {
     out[metric] = { ...current[metric] };
     for (const kind of ['cpu', 'io']) {
-      const estimates = conditions.filter((x) => x.kind === kind && x.sessionDrift?.[metric]?.estimate !== null && x.sessionDrift?.[metric]?.estimate !== undefined).map((x) => x.sessionDrift[metric].estimate);
+      const estimates = conditions.filter((x) => (x.kind === kind || x.kind === null) && x.sessionDrift?.[metric]?.estimate !== null && x.sessionDrift?.[metric]?.estimate !== undefined).map((x) => x.sessionDrift[metric].estimate);
       if (estimates.length) out[metric][kind] = Math.max(0.01, round(Math.max(...estimates), 3));
     }
   }
@@ -273,9 +277,9 @@ function readmeTable(conditions, factors, K, terms) {
   const table = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const driftHead = ['app', 'machine', 'kind (app cores)', ...Object.keys(RUN_KEYS)];
   const driftRows = conditions.filter((x) => x.sessionDrift).map((x) => [x.app, x.load, `${x.kind ?? '?'} (${x.appCores ?? '?'})`, ...Object.keys(RUN_KEYS).map((m) => String(x.sessionDrift[m].estimate ?? '—'))]);
-  const kinds = ['cpu', 'io'].map((k) => ['**terms in use**', '', k, ...Object.keys(RUN_KEYS).map((m) => String(terms[m][k]))]);
+  const kinds = ['cpu', 'io'].map((k) => ['**term per kind**', '', k, ...Object.keys(RUN_KEYS).map((m) => String(terms[m][k]))]);
   const drift = [`| ${driftHead.join(' | ')} |`, `|${driftHead.map(() => '---').join('|')}|`, ...[...driftRows, ...kinds].map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  return `${table}\n\nDrift between sessions (log-scale SD per metric, estimated from the verify trials with K = ${K} runs a side; \`terms in use\`: the largest per kind, at least 0.01):\n\n${drift}`;
+  return `${table}\n\nDrift between sessions (log-scale SD per metric, estimated from the verify trials with K = ${K} runs a side; the term per kind: the largest over the kind's apps — an app whose kind the runs could not tell counts for both — at least 0.01, as HOTPATH_BENCH_STATS_UPDATE=1 writes it):\n\n${drift}`;
 }
 
 /** Replaces the text between `start` and `end` markers in a file. */

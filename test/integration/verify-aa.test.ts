@@ -6,7 +6,8 @@
  *
  * Sizing: a false verdict on an unchanged app has a chance of at most 5% per verify — the family-wise α
  * the verdict is built for (Bonferroni over req/s, p99 and CPU/req) and the A/A rate the calibration holds
- * it to (README, "Benchmarks": `npm run bench -- stats`, wait-api). Four independent repetitions (each its
+ * it to (README, "Benchmarks": `npm run bench -- stats`, the wait-api rows; its smoke run: 0 of 6 on
+ * wait-api, 0 of 18 on the three apps, at 3 runs a side and at 2). Four independent repetitions (each its
  * own baseline, then a verify) fail the test only when at least three give a false verdict:
  * P = 4·0.05³·0.95 + 0.05⁴ ≈ 4.8 × 10⁻⁴ < 1/1,000 on a correct product. A product that calls half of
  * unchanged apps changed fails it 5 times in 16; one that always does, every time.
