@@ -52,3 +52,18 @@ export function profileOf(frames: FrameSpec[], options: { intervalUs?: number } 
   const timeDeltas = samples.map(() => interval);
   return { nodes, startTime: 1_000_000, endTime: 1_000_000 + samples.length * interval, samples, timeDeltas };
 }
+
+/**
+ * Program text that tries to become a GitHub Actions workflow command in a CI log (issue 22): at a line's
+ * start after white space (`::name::`), the older `##[name]` form anywhere in a line, a command hidden
+ * after a line break, a resume token, and the runner's own escapes (which must arrive as written).
+ */
+export const HOSTILE_CI_NAMES: readonly string[] = [
+  '::error file=app.js,line=1::injected',
+  '  ::add-mask::hotpath',
+  'name ##[warning]injected',
+  'fn\n::set-output name=verdict::faster',
+  'fn\r::stop-commands::pause',
+  'a%0A::error::escaped%25 ##[error]',
+  '\u0085::notice::next-line',
+];

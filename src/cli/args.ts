@@ -8,6 +8,7 @@ import type { InterleaveSettings } from '../core/workflow/interleave';
 import { DEFAULT_SAMPLING_INTERVAL_BYTES } from '../core/memory/allocationSampler';
 import { checkedName } from '../core/stats/baselineName';
 import { bareFlags, parsePprofArgs, PPROF_OPTIONS, PPROF_USAGE, type PprofArgs } from './pprofArgs';
+import { parseGateArgs, type GateArgs } from './gateArgs';
 
 export const USAGE = `Usage:
   hotpath profile  [load options] [--json] [--out DIR] -- <command...>
@@ -113,12 +114,22 @@ Other options:
   --diff                    report --html: a differential flamegraph of two profiles (before, after)
   --json                    print one JSON document on stdout (see README)
   --md                      profile, report: print the report as Markdown (headline first, tables, paths)
+  --md FILE                 any command but report (there: --md=FILE): also write the report as Markdown
+                            to FILE (verify, compare, startup comparisons, bench --baseline: the CI summary)
+
+CI gate (verify, compare, startup --node/--base, bench --baseline):
+  --fail-on slower|inconclusive|never   what fails the run (default slower; both: slower,inconclusive)
+  --max-regression PCT      fail only when the interval shows a slowdown larger than PCT %
+  --min-effect PCT          changes smaller than PCT % are worded as too small to matter
+  --annotations github|none workflow-command annotations on stdout (default: github under GitHub
+                            Actions, where the job summary and $GITHUB_OUTPUT are written too)
   --verbose                 log what happens to stderr
   -h, --help                show this help
 
 ${PPROF_USAGE}
 
-Exit codes: 0 ok, 1 failed, 2 usage error, 3 verify or compare found a significant regression, 130 interrupted.`;
+Exit codes: 0 ok, 1 failed, 2 usage error, 3 a regression beyond the policy (verify, compare, startup, bench
+--baseline), 4 inconclusive with --fail-on inconclusive, 130 interrupted.`;
 
 const OPTIONS = {
   url: { type: 'string' }, port: { type: 'string' }, path: { type: 'string' }, method: { type: 'string' },
@@ -140,6 +151,7 @@ const OPTIONS = {
   tasks: { type: 'string', multiple: true }, compare: { type: 'string', multiple: true }, against: { type: 'string' }, save: { type: 'string' }, baseline: { type: 'string' },
   html: { type: 'string' }, diff: { type: 'boolean' }, json: { type: 'boolean' }, md: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   ...PPROF_OPTIONS,
+  'md-file': { type: 'string' }, annotations: { type: 'string' }, 'fail-on': { type: 'string' }, 'max-regression': { type: 'string' }, 'min-effect': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 export type Subcommand = 'profile' | 'baseline' | 'verify' | 'report' | 'compare' | 'startup' | 'bench' | 'leak';
@@ -187,6 +199,8 @@ export interface CliArgs {
   json: boolean;
   /** `--md`: the report as Markdown instead of the terminal text (profile, report). */
   md: boolean;
+  /** `--md FILE`, the CI gate's policy and annotations (gateArgs.ts). */
+  gate: GateArgs;
   verbose: boolean;
   help: boolean;
   /** compare: the variants and how long to measure. */
@@ -226,6 +240,23 @@ function positiveSeconds(flag: string, raw: string | undefined): number | undefi
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw invalidOption(`${flag} must be a number of seconds > 0 (got '${raw}').`);
   return n;
+}
+
+/**
+ * `--md FILE` (any command but report, whose positionals are files: there `--md=FILE`) becomes
+ * `--md-file=FILE`; `--md` alone, or before another flag or `--`, stays the flag (Markdown on stdout).
+ */
+function mdFileArgs(argv: string[]): string[] {
+  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+  const sub = argv.slice(0, end).find((a) => !a.startsWith('-'));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (i < end && a.startsWith('--md=')) out.push(`--md-file=${a.slice(5)}`);
+    else if (i < end && a === '--md' && sub !== 'report' && i + 1 < end && !argv[i + 1].startsWith('-') && argv[i + 1] !== sub) out.push(`--md-file=${argv[++i]}`);
+    else out.push(a);
+  }
+  return out;
 }
 
 /** Options whose value is itself a flag (`--node-arg-b --no-opt`): joined as `--node-arg-b=--no-opt`. */
@@ -287,7 +318,8 @@ function compareArgs(values: Values): CompareArgs {
   return { sides: [a, b], interleave, prepare: values.prepare, profile: !values['no-profile'], allowSameSides: values['allow-same-sides'] === true };
 }
 
-export function parseCli(rawArgv: string[]): CliArgs {
+export function parseCli(givenArgv: string[]): CliArgs {
+  const rawArgv = mdFileArgs(givenArgv);
   const dashdash = rawArgv.indexOf('--');
   const argv = dashdash === -1 ? joinFlagValues(bareFlags(rawArgv)) : [...joinFlagValues(bareFlags(rawArgv.slice(0, dashdash))), ...rawArgv.slice(dashdash)];
   const own = dashdash === -1 ? argv : argv.slice(0, argv.indexOf('--'));
@@ -350,7 +382,8 @@ export function parseCli(rawArgv: string[]): CliArgs {
   if (values['block-threshold'] !== undefined && (subcommand !== 'profile' || values.script)) throw invalidOption('--block-threshold works with `hotpath profile` under load.');
   if ((values.rung !== undefined || values.idle !== undefined) && !(subcommand === 'leak' || (subcommand === 'baseline' && values.leak) || subcommand === 'verify')) throw invalidOption('--rung and --idle set the leak check: use them with `hotpath leak`, `hotpath baseline --leak` or `hotpath verify`.');
   if (values.leak && subcommand !== 'baseline') throw invalidOption(subcommand === 'leak' ? '`hotpath leak` always checks for leaks; --leak is for `hotpath baseline`.' : '--leak works with `hotpath baseline` (verify repeats the check a baseline recorded; --no-leak skips it).');
-  if (values.md && subcommand !== 'report' && subcommand !== 'profile') throw invalidOption('--md works with `hotpath report` and `hotpath profile`.');
+  if (values.md && subcommand !== 'report' && subcommand !== 'profile') throw invalidOption('--md alone (Markdown on stdout) works with `hotpath report` and `hotpath profile`; other commands write it to a file: --md FILE.');
+  const gate = parseGateArgs(values, subcommand, Boolean(startup?.variants), Boolean(bench?.baseline));
   if (values.md && values.json) throw invalidOption('--md and --json each print one document: choose one.');
   if (values['no-leak'] && subcommand !== 'verify') throw invalidOption('--no-leak works with `hotpath verify`.');
   if ((values.request !== undefined || values['load-file'] !== undefined) && (subcommand === 'report' || values.script)) throw invalidOption('--request and --load-file describe HTTP load: use them with profile, baseline, verify or leak.');
@@ -409,11 +442,12 @@ export function parseCli(rawArgv: string[]): CliArgs {
     ...(bench ? { bench } : {}),
     json: Boolean(values.json),
     md: Boolean(values.md),
+    gate,
     verbose: Boolean(values.verbose),
     help: false,
     compare,
     alpha,
-    argv: rawArgv,
+    argv: givenArgv,
     pprof: parsePprofArgs(values, subcommand),
   };
 }

@@ -14,7 +14,7 @@ import { runBench } from '../core/workflow/bench';
 import { renderBench } from './benchOutput';
 import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
-import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_REGRESSION, EXIT_USAGE } from './exitCodes';
+import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exitCodes';
 import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
 import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
@@ -37,6 +37,7 @@ import type { LoadOptionsInput } from '../core/load/options';
 import { buildReport, renderMarkdown } from '../core/report';
 import { exportRecordedProfiles } from './pprofExport';
 import { renderPprofWritten, reportExtrasJson, renderProductionReport } from './pprofOutput';
+import { ciOutputs } from './ciOutput';
 
 /**
  * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
@@ -239,14 +240,14 @@ export async function main(argv: string[]): Promise<number> {
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
     const text = args.md ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit }), { cwd: args.cwd }) : render(result, args, flamegraphPath);
     process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text + renderPprofWritten(result, pprofWritten, args.cwd), true));
-    const regression = ((result.kind === 'verify' || result.kind === 'compare') && result.comparison.verdict === 'slower')
-      || (result.kind === 'verify' && result.leakComparison?.change === 'new-leak')
-      || (result.kind === 'bench' && result.comparison?.kind === 'baseline' && result.comparison.verdict === 'slower')
-      || (result.kind === 'startup-compare' && result.comparison.verdict === 'slower');
+    // The CI gate (exit 0/3/4 by the policy), --md FILE, and under GitHub Actions the job summary,
+    // outputs and annotations (workflow commands: after the report; on stderr beside a JSON document).
+    const ci = await ciOutputs(result, args, { flamegraphPath, compareCommand: result.kind === 'verify' && result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined });
+    if (ci.commands.length) (args.json ? process.stderr : process.stdout).write(ci.commands.map((c) => `${c}\n`).join(''));
     // A leak check the app did not survive failed, whatever else the run found; what it measured was printed above.
     const leakCrash = (result.kind === 'leak' || result.kind === 'baseline' || result.kind === 'verify') && result.leak?.crash;
     if (leakCrash && args.json) process.stderr.write(`hotpath: ${terminalText(leakCrash.message, true)}\n`);
-    return leakCrash ? EXIT_FAILED : regression ? EXIT_REGRESSION : EXIT_OK;
+    return leakCrash ? EXIT_FAILED : ci.exitCode ?? EXIT_OK;
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);

@@ -20,6 +20,8 @@ export enum ErrorCode {
   Timeout = 'TIMEOUT',
   /** git itself failed (not installed, a worktree it could not add, …): a failure, not a usage error. */
   GitFailed = 'GIT_FAILED',
+  /** A file the user asked for (`--md FILE`) could not be written. */
+  OutputNotWritten = 'OUTPUT_NOT_WRITTEN',
 }
 
 export class HotpathError extends Error {

@@ -3,6 +3,11 @@ import { comparisonWarnings } from './comparisonWarnings';
 import { formatSummary } from './formatComparison';
 import { availableSpecs, compareMetricSamples, HTTP_METRICS, type Comparison, type MetricOptions } from './metrics';
 import type { RunSummary } from './runSummary';
+import { appKind } from './sessionDrift';
+import * as os from 'node:os';
+
+/** The cores of this machine (a verify's runs are this machine's; a baseline from another one is warned about). */
+const machineCores = () => (typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 
 export type { Comparison, MetricResult, Verdict } from './metrics';
 
@@ -23,7 +28,8 @@ export function httpSamples(runs: readonly RunSummary[]): Record<keyof typeof HT
  * or each second as a sample (as autocannon-compare does) pretends thousands of correlated
  * measurements are independent and reports "significant" for run-to-run noise. The two sides ran at
  * different times, so this is the independent (Welch) design, whose intervals also carry the calibrated
- * drift between sessions (HTTP_METRICS.sessionDrift); `hotpath compare` interleaves and pairs.
+ * drift between sessions (HTTP_METRICS.sessionDrift, the term of the app's kind when both sessions show
+ * the same: sessionDrift.appKind); `hotpath compare` interleaves and pairs.
  * Throws RangeError when a side has no runs at all, InvalidOption for an alpha outside (0, 1).
  */
 export function compareRuns(baseline: readonly RunSummary[], current: readonly RunSummary[], options: MetricOptions = {}): Comparison {
@@ -40,7 +46,7 @@ export function compareRuns(baseline: readonly RunSummary[], current: readonly R
   const samples = Object.fromEntries(Object.keys(HTTP_METRICS).map((k) => [k, { a: a[k as keyof typeof a], b: b[k as keyof typeof b] }]));
   const specs = availableSpecs(HTTP_METRICS, samples);
   const load = otherLoad(baseline, current);
-  const set = compareMetricSamples(specs, samples as Record<string, { a: number[]; b: number[] }>, 'independent', { loadChangeCores: load ? Math.abs(load.b - load.a) : 0, ...options });
+  const set = compareMetricSamples(specs, samples as Record<string, { a: number[]; b: number[] }>, 'independent', { loadChangeCores: load ? Math.abs(load.b - load.a) : 0, appKind: appKind(baseline, current, machineCores()), ...options });
   const warnings = comparisonWarnings({
     set, primary: 'requestsPerSecond',
     sides: [{ name: 'Baseline', values: a.requestsPerSecond as number[] }, { name: 'Current', values: b.requestsPerSecond as number[] }],

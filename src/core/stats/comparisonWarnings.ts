@@ -1,5 +1,6 @@
 import type { Warning } from '../common/warnings';
 import { coefficientOfVariation } from './descriptive';
+import { thresholdBounds, toDecide, toDecideText } from './decide';
 import { ratioInterval, ratioPercent } from './formatComparison';
 import type { MetricComparisonSet, MetricResult } from './metrics';
 
@@ -54,9 +55,11 @@ function inconclusive({ set, primary, moreData }: WarningInput): Warning | undef
   if (!set.tested || set.verdict !== 'no-significant-change' || !m || m.ciLow === null || m.ciHigh === null) return undefined;
   const widest = Math.max(Math.abs(m.ciLow - 1), Math.abs(m.ciHigh - 1)) * 100;
   if (widest <= INCONCLUSIVE_PCT) return undefined;
+  const more = toDecide(m, set.design, set.metricConfidenceLevel, thresholdBounds(m, INCONCLUSIVE_PCT, 'both'));
+  const decide = more ? ` Whether ${m.label} changed by more than ${INCONCLUSIVE_PCT}% would take ${toDecideText(more, set.design)}${more.kind === 'count' ? ` in all (this run: ${set.design === 'paired' ? `${set.n.a} pairs` : `${set.n.a} and ${set.n.b} runs`})` : ''}.` : '';
   return {
     code: 'INCONCLUSIVE',
-    message: `No significant change, but the ${ratioInterval(m, set.metricConfidenceLevel)} of ${m.label} still allows a real change of up to ${Math.round(widest)}%. ${moreData} to narrow it.`,
+    message: `No significant change, but the ${ratioInterval(m, set.metricConfidenceLevel)} of ${m.label} still allows a real change of up to ${Math.round(widest)}%.${decide} ${moreData} to narrow it.`,
   };
 }
 

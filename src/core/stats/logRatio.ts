@@ -52,7 +52,13 @@ function fromLogInterval(diff: number, se: number, df: number | null, pValue: nu
  * machine's state (what else runs, its caches, its clock), so their spread says nothing about how far
  * the next session lands. Each side's mean carries one such error, so 2·sessionSd² joins the variance of
  * the difference. It is a known constant (calibrated, see HTTP_METRICS), so it adds no uncertainty of
- * its own to the Welch–Satterthwaite degrees of freedom, which stay those of the run-to-run parts.
+ * its own to the Welch–Satterthwaite degrees of freedom of the run-to-run parts.
+ *
+ * Those degrees of freedom never exceed what the runs support, (na − 1) + (nb − 1): Satterthwaite's
+ * formula with the known term in the numerator grows without bound as the runs' spread shrinks, so two
+ * runs a side that happen to agree would leave the session term alone with the normal's quantile — an
+ * interval as narrow as if the run-to-run noise were known to be zero (CI called an unchanged Express
+ * app's CPU per request ×1.084 "slower" that way). Capped, two runs a side keep t with 2 df.
  */
 export function independentLogRatio(a: readonly number[], b: readonly number[], alpha: number, sessionSd = 0): RatioEstimate | undefined {
   if (!(sessionSd >= 0) || !Number.isFinite(sessionSd)) throw new RangeError(`sessionSd must be a finite number ≥ 0 (got ${sessionSd}).`);
@@ -63,9 +69,9 @@ export function independentLogRatio(a: readonly number[], b: readonly number[], 
   const variance = runVar[0] + runVar[1] + 2 * sessionSd ** 2;
   const se = Math.sqrt(variance);
   const satterthwaite = variance ** 2 / (runVar[0] ** 2 / (a.length - 1) + runVar[1] ** 2 / (b.length - 1));
-  // Runs without spread leave the known term alone (df → ∞): capped where t is the normal to 6 digits,
-  // since the t quantile of an astronomically large df is not computed reliably.
-  const df = Math.min(MAX_DF, satterthwaite);
+  // Runs without spread would leave the known term alone (df → ∞): the runs support no more than
+  // their own degrees of freedom.
+  const df = Math.min(MAX_DF, a.length + b.length - 2, satterthwaite);
   const pValue = Math.min(1, 2 * tCdf(-Math.abs(test.diff / se), df));
   return fromLogInterval(test.diff, se, df, pValue, tQuantile(1 - alpha / 2, df));
 }

@@ -2,6 +2,7 @@ import { invalidOption } from '../common/errors';
 import type { Warning } from '../common/warnings';
 import { geometricMean, halfWidthPct, independentLogRatio, pairedLogRatio, type RatioEstimate } from './logRatio';
 import { percentLevel } from './formatComparison';
+import { type AppKind, driftFor, SESSION_DRIFT } from './sessionDrift';
 
 export { percentLevel } from './formatComparison';
 
@@ -33,6 +34,11 @@ export interface MetricSpec {
    */
   sessionDrift?: number;
   /**
+   * The drift per kind of app (CPU-bound, waiting on I/O), when calibrated per kind: used when the
+   * comparison knows the kind (MetricOptions.appKind); `sessionDrift` is the larger of them.
+   */
+  sessionDriftByKind?: Readonly<Record<AppKind, number>>;
+  /**
    * How much one core of other programs' CPU use moves the metric (log scale per core, absolute value),
    * for the independent design: when the two sessions' measured other load differs by Δ cores
    * (MetricOptions.loadChangeCores), the session term grows to √(sessionDrift² + (loadSensitivity·Δ)²).
@@ -47,22 +53,27 @@ export interface MetricSpec {
  *
  * Session drift: measured by the calibration benchmark (`npm run bench -- stats`, its `sessionDrift`:
  * the spread of baseline-then-verify log ratios across trials beyond what the runs' own spread
- * explains, 2-core machine with a CPU competitor of random duty cycle; 80 trials of 1×–2× changes):
- * req/s 0.13, p99 0.24, CPU/req 0.023, p50 0.10. Without it, verify with 3 runs a side called 2 of 20
- * unchanged apps slower; with it, none, while 2× and 10× changes were still found in 20 of 20.
- * Elapsed-time metrics drift with what else the machine runs; the app's CPU per request drifts least.
+ * explains), per kind of app (sessionDrift.ts: a CPU-bound app, an Express app waiting on I/O, the pg
+ * app), idle and under a CPU competitor. Issue 11's first calibration (CPU-bound app only, 80 trials):
+ * req/s 0.13, p99 0.24, CPU/req 0.023, p50 0.10; without the term, verify with 3 runs a side called 2 of
+ * 20 unchanged apps slower. CI then saw an Express app's CPU/req drift by more than 0.023: the term of an
+ * app that waits on I/O is measured on such apps.
  *
  * Load sensitivity: `npm run bench -- load-sensitivity` (log-scale slope per core of other programs'
  * CPU use, 48 runs at four competitor levels, 2-core machine), the larger of two apps — the CPU-bound
  * calibration app / examples/shop: req/s −0.16 / −0.31, p99 +0.30 / +0.44, p50 +0.18 / +0.28, CPU/req
  * −0.015 / +0.029 (neither distinguishable from 0; the shop's random-duty level read +9%).
  */
+function drift(metric: keyof typeof SESSION_DRIFT): { sessionDrift: number; sessionDriftByKind: Readonly<Record<AppKind, number>> } {
+  return { sessionDrift: driftFor(SESSION_DRIFT[metric], undefined), sessionDriftByKind: SESSION_DRIFT[metric] };
+}
+
 export const HTTP_METRICS = {
-  requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true, sessionDrift: 0.13, loadSensitivity: 0.31 },
-  p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true, sessionDrift: 0.24, loadSensitivity: 0.44 },
+  requestsPerSecond: { label: 'req/s', unit: 'req/s', better: 'higher', inVerdict: true, ...drift('requestsPerSecond'), loadSensitivity: 0.31 },
+  p99LatencyMs: { label: 'p99', unit: 'ms', better: 'lower', inVerdict: true, ...drift('p99LatencyMs'), loadSensitivity: 0.44 },
   /** The app process's CPU time per response during the measured load. */
-  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true, sessionDrift: 0.023, loadSensitivity: 0.03 },
-  p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false, sessionDrift: 0.1, loadSensitivity: 0.28 },
+  cpuMsPerRequest: { label: 'CPU/req', unit: 'ms', better: 'lower', inVerdict: true, supporting: true, ...drift('cpuMsPerRequest'), loadSensitivity: 0.03 },
+  p50LatencyMs: { label: 'p50', unit: 'ms', better: 'lower', inVerdict: false, ...drift('p50LatencyMs'), loadSensitivity: 0.28 },
 } as const satisfies Record<string, MetricSpec>;
 
 /** Per-run observations of a command that runs to completion: wall time and CPU time of its processes. */
@@ -90,6 +101,8 @@ export interface MetricResult {
   unit: string;
   better: Better;
   inVerdict: boolean;
+  /** A verdict metric that decides only when the user-facing ones did not move (CPU time). */
+  supporting?: true;
   /** Ratio of geometric means b / a; (ratio − 1) is the change, never below −100%. */
   ratio: number;
   /** Confidence interval of the ratio at `metricConfidenceLevel` (Bonferroni-adjusted). */
@@ -100,6 +113,11 @@ export interface MetricResult {
   pValueUnadjusted: number | null;
   /** Half the interval's width as % of the ratio: how precisely the change is known. */
   halfWidthPct: number | null;
+  /** Standard error of the log ratio and the t distribution's degrees of freedom (null: no test, or no spread at all). */
+  se: number | null;
+  df: number | null;
+  /** Independent design: the session term in the standard error (log-scale SD per session). */
+  sessionSd?: number;
   significant: boolean;
   /** Which way a significant change went for the user; 'none' when not significant. */
   change: 'better' | 'worse' | 'none';
@@ -140,6 +158,8 @@ export interface MetricOptions {
    * (|mean of b − mean of a| of RunSummary.otherCpuCores); unknown = 0.
    */
   loadChangeCores?: number;
+  /** Independent design: the kind of app both sessions ran as (sessionDrift.appKind); unknown = the larger term. */
+  appKind?: AppKind;
 }
 
 function estimate(design: Design, a: readonly number[], b: readonly number[], alpha: number, sessionTerm: number): RatioEstimate | undefined {
@@ -154,35 +174,42 @@ function metricResult(spec: MetricSpec, a: readonly number[], b: readonly number
   const up = ratio > 1;
   const change = !significant ? 'none' : (up === (spec.better === 'higher') ? 'better' : 'worse');
   return {
-    label: spec.label, unit: spec.unit, better: spec.better, inVerdict: spec.inVerdict,
+    label: spec.label, unit: spec.unit, better: spec.better, inVerdict: spec.inVerdict, ...(spec.supporting ? { supporting: true as const } : {}),
     ratio,
     ciLow: e ? e.ciLow : null,
     ciHigh: e ? e.ciHigh : null,
     pValue,
     pValueUnadjusted: e ? e.pValue : null,
     halfWidthPct: e ? halfWidthPct(e) : null,
+    se: e ? e.se : null,
+    df: e ? e.df : null,
+    ...(design === 'independent' && e ? { sessionSd: sessionTerm } : {}),
     significant, change,
     a: { geomean: geometricMean(a), n: a.length },
     b: { geomean: geometricMean(b), n: b.length },
   };
 }
 
-/** The session term of a metric: calibrated drift, grown by a measured change of the machine's other load. */
-export function sessionSd(spec: MetricSpec, loadChangeCores: number): number {
-  const drift = spec.sessionDrift ?? 0;
+/**
+ * The session term of a metric: calibrated drift (the kind's, when known and calibrated per kind; else the
+ * larger), grown by a measured change of the machine's other load.
+ */
+export function sessionSd(spec: MetricSpec, loadChangeCores: number, kind?: AppKind): number {
+  const drift = spec.sessionDriftByKind ? driftFor(spec.sessionDriftByKind, kind) : spec.sessionDrift ?? 0;
   const load = (spec.loadSensitivity ?? 0) * Math.abs(loadChangeCores);
   return Math.sqrt(drift ** 2 + load ** 2);
 }
 
 /** "; intervals include drift between sessions (req/s ±13%, …)": what the independent design adds. */
-function driftText(specs: MetricSpecs, family: readonly string[], loadChangeCores: number): string {
-  const drifting = family.filter((n) => sessionSd(specs[n], loadChangeCores) > 0);
+function driftText(specs: MetricSpecs, family: readonly string[], loadChangeCores: number, kind: AppKind | undefined): string {
+  const drifting = family.filter((n) => sessionSd(specs[n], loadChangeCores, kind) > 0);
   if (drifting.length === 0) return '';
   const pct = (sd: number) => `±${Math.round((Math.exp(sd) - 1) * 100)}%`;
   const load = family.some((n) => (specs[n].loadSensitivity ?? 0) > 0) && loadChangeCores >= 0.05
     ? `, widened for other programs' CPU use changing by ${loadChangeCores.toFixed(2)} cores`
     : '';
-  return `; intervals include drift between the two sessions (1 SD: ${drifting.map((n) => `${specs[n].label} ${pct(sessionSd(specs[n], loadChangeCores))}`).join(', ')}${load}), which more runs do not shrink — \`hotpath compare\` interleaves and cancels it`;
+  const kindText = family.some((n) => specs[n].sessionDriftByKind) ? (kind === 'cpu' ? ' of a CPU-bound app' : kind === 'io' ? ' of an app that waits on I/O' : ' of the app kind that drifts most') : '';
+  return `; intervals include drift between the two sessions${kindText} (1 SD: ${drifting.map((n) => `${specs[n].label} ${pct(sessionSd(specs[n], loadChangeCores, kind))}`).join(', ')}${load}), which more runs do not shrink — \`hotpath compare\` interleaves and cancels it`;
 }
 
 /**
@@ -217,7 +244,7 @@ export function compareMetricSamples(
   for (const name of names) {
     const s = samples[name];
     if (!s || s.a.length === 0 || s.b.length === 0) throw new RangeError(`Metric ${name} needs at least one value on each side.`);
-    metrics[name] = metricResult(specs[name], s.a, s.b, design, alphaEach, family.length, options.ignoreSessionDrift ? 0 : sessionSd(specs[name], options.loadChangeCores ?? 0));
+    metrics[name] = metricResult(specs[name], s.a, s.b, design, alphaEach, family.length, options.ignoreSessionDrift ? 0 : sessionSd(specs[name], options.loadChangeCores ?? 0, options.appKind));
     nA = Math.max(nA, s.a.length);
     nB = Math.max(nB, s.b.length);
   }
@@ -236,6 +263,6 @@ export function compareMetricSamples(
     ? `No test: needs at least 2 ${design === 'paired' ? 'pairs' : 'runs on each side'} (${design === 'paired' ? `${nA} pair${nA === 1 ? '' : 's'}` : `${nA} vs ${nB}`}); ratios of geometric means only`
     : design === 'paired'
       ? `Paired t-test on the log ratio of each interleaved pair (${nA} pairs, A B B A order), two-sided; ratio of geometric means`
-      : `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means${options.ignoreSessionDrift ? '' : driftText(specs, family, options.loadChangeCores ?? 0)}`;
+      : `Welch's t-test on log per-run values (${nA} vs ${nB} runs), two-sided; ratio of geometric means${options.ignoreSessionDrift ? '' : driftText(specs, family, options.loadChangeCores ?? 0, options.appKind)}`;
   return { verdict: tested ? verdict : 'no-significant-change', design, confidenceLevel: level, metricConfidenceLevel: metricLevel, correction, method, n: { a: nA, b: nB }, metrics, moved: tested ? moved : [], tested };
 }

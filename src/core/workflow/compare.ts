@@ -12,6 +12,7 @@ import type { LoadResult } from '../load/result';
 import { measureScriptRun } from '../measure/scriptRun';
 import type { ProfileModel } from '../profile/types';
 import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
+import { sideLines, type SideLine } from '../profileDiff/lines';
 import { formatRate } from '../../shared/text/numbers';
 import { comparisonWarnings } from '../stats/comparisonWarnings';
 import { summarizeRun } from '../stats/runSummary';
@@ -112,6 +113,8 @@ export interface SideProfile {
   attribution?: Attribution;
   /** User files are matched relative to this (undefined: the profile's own common folder). */
   projectRoot?: string;
+  /** The project's lines with their shares, files relative to projectRoot (for per-line growth, CI annotations). */
+  lines?: SideLine[];
 }
 
 export interface CompareResult {
@@ -301,7 +304,7 @@ async function profileSides(
     const r = request.mode === 'http'
       ? await profileWithLoad({ ...common, load, port: request.port, readyTimeoutMs: request.readyTimeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress })
       : await profileScript({ ...common, timeoutMs: request.timeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress });
-    out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, attribution: r.attribution, projectRoot: side.projectRoot };
+    out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, attribution: r.attribution, projectRoot: side.projectRoot, lines: sideLines(r.model, r.attribution, side.projectRoot) };
   }
   return { a: out.a!, b: out.b! };
 }

@@ -60,16 +60,28 @@ describe('log-ratio statistics', () => {
     const drift = independentLogRatio(a, b, 0.05, 0.1)!;
     assert.equal(drift.ratio, runs.ratio);
     close(drift.se, Math.sqrt(runs.se ** 2 + 2 * 0.01), 1e-12, 'se');
-    // Satterthwaite with the known term in the numerator only: df grows beyond the runs' own.
+    // Satterthwaite with the known term in the numerator only: df grows beyond Welch's, up to the runs' own (3 + 3 − 2).
     assert.ok(drift.df! > runs.df!, `df ${drift.df} > ${runs.df}`);
+    assert.ok(drift.df! <= 4, `df ${drift.df} ≤ 4`);
     assert.ok(drift.pValue > runs.pValue);
     assert.deepEqual(independentLogRatio(a, b, 0.05, 0), runs);
-    // Identical runs: the drift term alone, with the normal's quantile.
+    // Identical runs: the drift term alone, with t of the runs' 2 degrees of freedom (not the normal's).
     const flat = independentLogRatio([100, 100], [150, 150], 0.05, 0.1)!;
     close(flat.se, Math.SQRT2 * 0.1, 1e-12, 'se of identical runs');
-    close(flat.tCritical, 1.959964, 1e-5, 'normal quantile');
+    assert.equal(flat.df, 2);
+    close(flat.tCritical, 4.302653, 1e-5, 't(0.975, 2)');
     assert.throws(() => independentLogRatio(a, b, 0.05, -0.1), RangeError);
     assert.throws(() => independentLogRatio(a, b, 0.05, Number.NaN), RangeError);
+  });
+
+  it('two runs a side that agree by chance do not shrink the interval to the session term (CI\'s ×1.084 CPU/req)', () => {
+    // Two runs a side within 0.01% of each other, 8.4% apart, with CPU/req's term of 0.023 at α = 0.05/3:
+    // with the df of the known term alone (Satterthwaite → ∞) the interval was ±8% and called it; the runs
+    // support 2 degrees of freedom, so t(0.99167, 2) = 7.65 keeps it open.
+    const r = independentLogRatio([1, 1.0001], [1.084, 1.0841], 0.05 / 3, 0.023)!;
+    assert.equal(r.df, 2);
+    assert.ok(r.ciLow < 1 && r.ciHigh > 1.084, `interval ${r.ciLow} … ${r.ciHigh}`);
+    assert.ok(r.pValue > 0.05 / 3, `p ${r.pValue}`);
   });
 
   it('needs two values a side (pairs), positive values, equal lengths when paired', () => {
