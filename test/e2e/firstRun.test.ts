@@ -18,7 +18,9 @@ import { DEFAULT_LABEL_COLUMN } from '../../src/vscode/annotations/lineLabels';
 import { drawnLabels, hotLines, lensesWithLines } from './helpers/editor';
 import { clearToasts, goToLine, nodeEnvWarning, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, toast, toastButton, waitForText, webview } from './helpers/workbench';
 import { storeFinderWorkspace } from './helpers/workspace';
+import { layoutOf, settled } from './helpers/settle';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
+import { onTestEnd } from './helpers/failures';
 
 const SIZES = [{ width: 1400, height: 900 }, { width: 1024, height: 768 }] as const;
 const sizeName = (s: { width: number; height: number }) => `${s.width}x${s.height}`;
@@ -30,12 +32,12 @@ async function atEachSize(page: Page, name: string, check: (size: string) => Pro
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.mouse.move(5, size.height - 150); // no hover tooltip over what the screenshot shows
-    await page.waitForTimeout(700);
+    await settled(page, () => layoutOf(page), { ready: ([width]) => Math.round(width) === size.width });
     await check(sizeName(size));
     await screenshot(page, `${name}-${sizeName(size)}`);
   }
   await page.setViewportSize(SIZES[0]);
-  await page.waitForTimeout(500);
+  await settled(page, () => layoutOf(page), { ready: ([width]) => Math.round(width) === SIZES[0].width });
 }
 
 /** Whether an element's text is cut (ellipsis or clipped): its content is wider than its box. */
@@ -68,10 +70,7 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      failed = true;
-      if (page) await screenshot(page, `first-failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    }
+    if (await onTestEnd(page, this.currentTest, 'first-')) failed = true;
   });
 
   after(async () => {
@@ -167,12 +166,13 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
   it('the long ranking line: one label, its share first, readable at both sizes (above the line, not off screen or under the minimap)', async () => {
     await openFile(page, rel);
     await goToLine(page, hotLine);
-    await page.waitForTimeout(1500); // decorations and CodeLens arrive asynchronously
     const long = fs.readFileSync(path.join(s.workspace.dir, rel), 'utf8').split('\n')[hotLine - 1].trim();
+    // Decorations and CodeLens arrive asynchronously: wait for the long line's lens row (a state).
+    await settled(page, () => lensesWithLines(page), { timeoutMs: 30_000, ready: (ls) => ls.some((l) => l.line.trim() === long) });
     await atEachSize(page, 'first-06-long-line-label', async (size) => {
       await goToLine(page, hotLine);
       await page.keyboard.press('Home'); // no horizontal scroll: what a reader sees first
-      await page.waitForTimeout(800);
+      await settled(page, () => drawnLabels(page));
       const { bounds, lines } = await drawnLabels(page);
       const limit = bounds.minimapLeft ?? bounds.contentRight;
       // Labels after their lines: one per line, the line's share first and whole in view, left of the
