@@ -100,19 +100,28 @@ for (const [major, label] of NODE_MATRIX) {
       assertInvoiceSignals(doc, 'report');
     });
 
-    it('a hot function that stays interpreted is reported as such, with the reason (--max-opt=0); a mutated built-in too', async function () {
-      // Once in a clean-clone run on the loaded 2-core machine (Node 20) renderInvoice came back without
-      // V8 signals at all; 4 of 4 reruns passed. One retry until that is explained (see the issue-9…14 note).
-      this.retries(1);
+    it('a hot function that stays interpreted is reported as such, with the reason (--max-opt=0); a mutated built-in too', async () => {
+      // Chance of failing on a correct product: 0 — with --max-opt=0 V8 cannot leave the interpreter, so
+      // there is no random outcome to size. Once in a clean-clone run (Node 20, loaded machine)
+      // renderInvoice came back without V8 signals (the test then retried; integration tests no longer
+      // do). The product's end-of-run tier query can fail on a busy machine, and then it must say so: a
+      // hot function without signals is accepted only with that limitation, and everything else is
+      // still asserted. Without it, that is a product bug, and the message carries what is needed.
       const tag = marker();
       const run = await runCliOn(node, ['profile', ...LOAD, '--json', '--out', out, '--env', 'NO_BREAKPOINT=1', '--env', 'MUTATE_PROTO=1', '--', node, '--max-opt=0', SERVER, tag]);
       assert.equal(run.code, 0, run.stderr);
       const doc = run.json();
       const h = hotspot(doc, 'renderInvoice');
-      assert.equal(h?.v8?.tier, 'Ignition', JSON.stringify(h?.v8));
-      assert.equal(h.v8.notOptimized.cause, 'disabled');
-      assert.match(h.v8.notOptimized.reason, /--max-opt=0/);
-      assert.ok(doc.v8.findings.some((f: any) => f.id === 'V8_OPTIMIZER_OFF'));
+      if (!h?.v8) {
+        const why = `renderInvoice without V8 signals: ${JSON.stringify(h ?? doc.hotspots.map((x: any) => x.function))}; tiersRead ${doc.v8.tiersRead}; limitation: ${doc.v8.limitation}`;
+        console.log(`      # ${why}`);
+        assert.match(doc.v8.limitation ?? '', /end-of-run tiers could not be read/, why);
+      } else {
+        assert.equal(h.v8.tier, 'Ignition', JSON.stringify(h.v8));
+        assert.equal(h.v8.notOptimized.cause, 'disabled');
+        assert.match(h.v8.notOptimized.reason, /--max-opt=0/);
+      }
+      assert.ok(doc.v8.findings.some((f: any) => f.id === 'V8_OPTIMIZER_OFF'), JSON.stringify(doc.v8.findings));
       assert.equal(doc.checks.find((c: any) => c.id === 'v8-flags').status, 'warn');
       const proto = doc.v8.findings.find((f: any) => f.id === 'V8_PROTECTOR_NO_ELEMENTS');
       assert.ok(proto, `Object.setPrototypeOf(Array.prototype, …) is reported: ${JSON.stringify(doc.v8.findings)}`);
@@ -162,8 +171,21 @@ for (const [major, label] of NODE_MATRIX) {
         const second = again.json();
         assert.equal(second.v8.collected, true);
         const again2 = hotspot(second, 'renderInvoice');
-        assert.ok(['TurboFan', 'Maglev'].includes(again2?.v8?.tier), `second attach: renderInvoice optimized: ${JSON.stringify(again2?.v8 ?? second.hotspots.map((x: any) => x.function))}; limitation: ${second.v8.limitation}`);
-        assert.ok(again2.v8.optimizations >= 0);
+        const seen = `${JSON.stringify(again2?.v8 ?? second.hotspots.map((x: any) => x.function))}; limitation: ${second.v8.limitation}`;
+        assert.ok(again2?.v8, `second attach: renderInvoice has V8 signals: ${seen}`);
+        // What V8 did, not what it usually does. Usually renderInvoice is still optimized from the first
+        // attach's load. But a deopt in this window ("Insufficient type feedback for generic named access"
+        // was seen in CI) can leave it unoptimized when the window ends (tier Ignition/Sparkplug, or
+        // "unknown" with a reason). Then the product must show that deopt. V8 only leaves optimized code
+        // through a deopt or through bytecode flushing, and flushing needs the function idle over several
+        // full GCs — not the second between the two attaches, under load.
+        // Chance of failing on a correct product: 0 by that mechanism (no sampling involved). The old
+        // assertion (always optimized) failed once in the last cycle's ~10 clean-clone runs (Node 20).
+        if (!['TurboFan', 'Maglev'].includes(again2.v8.tier)) {
+          console.log(`      # second attach: renderInvoice ${again2.v8.tier} after ${JSON.stringify(again2.v8.deopts.map((d: any) => d.reason))}`);
+          assert.ok(again2.v8.deopts.length > 0, `second attach: renderInvoice not optimized (${again2.v8.tier}) and no deopt shown that explains it: ${seen}`);
+          if (again2.v8.tier === 'unknown') assert.ok(again2.v8.tierUnknown?.reason, `an unknown tier says why: ${seen}`);
+        }
       } finally {
         app.kill('SIGKILL');
       }
