@@ -91,7 +91,8 @@ function jobsOf(entries, timings, e2eJobs) {
 }
 
 function mochaArgs(job, o) {
-  const args = [MOCHA, '--reporter', REPORTER];
+  // Colours only when npm test itself writes to a terminal (mocha would see a pipe, or colour a CI log).
+  const args = [MOCHA, '--reporter', REPORTER, process.stdout.isTTY ? '--color' : '--no-color'];
   if (o.grep) args.push('--grep', o.grep);
   if (o.invert) args.push('--invert');
   if (o.bail) args.push('--bail');
@@ -128,7 +129,7 @@ function packageOnce() {
     child.stdout.on('data', (d) => { text += d; });
     child.stderr.on('data', (d) => { text += d; });
     child.on('close', (code) => {
-      process.stdout.write(`[vsix for the real-VS-Code tests] ${code === 0 ? text.trim() : `packaging failed (exit ${code}); each process will try itself:\n${text}`}\n`);
+      process.stdout.write(`[vsix for the real-VS-Code tests] ${code === 0 ? text.trim().split('\n').pop() : `packaging failed (exit ${code}); each process will try itself:\n${text}`}\n`);
       resolve(code === 0 ? out : '');
     });
   });

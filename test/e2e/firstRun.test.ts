@@ -203,7 +203,10 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
       assert.equal(labelled.where, 'above', `${size}: a line this long gets its label above it`);
       assert.ok(!lines.some((l) => l.line.trim() === long), `${size}: and no second label after it`);
       assert.match(labelled.after, LINE_SHARE, `${size}: the line's share comes first: "${labelled.after}"`);
-      const rect = await page.locator('.editor-instance .monaco-editor .codelens-decoration .codicon-arrow-small-down').first()
+      // The lens row above the long line, found by its label among the visible rows (Monaco keeps hidden
+      // rows of lines out of view, with no box: the first arrow in the DOM can be one of those).
+      const rect = await page.locator('.editor-instance .monaco-editor .codelens-decoration', { hasText: labelled.after.trim() }).filter({ visible: true }).first()
+        .locator('.codicon-arrow-small-down').first()
         .evaluate((icon) => { const r = (icon.closest('a') ?? icon.parentElement!).getBoundingClientRect(); return { left: r.left, right: r.right }; });
       assert.ok(rect.left >= bounds.contentLeft && rect.right <= limit + 1, `${size}: the lens label spans ${Math.round(rect.left)}–${Math.round(rect.right)}, text area ends at ${Math.round(limit)}`);
       const row = (await lensesWithLines(page)).find((l) => l.line.trim() === long);

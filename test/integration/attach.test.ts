@@ -1,3 +1,4 @@
+// test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
@@ -55,6 +56,8 @@ describe('attach to a running process', function () {
   afterEach(() => { for (const a of apps.splice(0)) a.kill('SIGKILL'); });
 
   it('by PID (SIGUSR1): profiles the process, then closes the inspector it opened; the app keeps running', async () => {
+    // Chance of failing on a correct product: < 1e-6 — 1.5 s of requests, each running fibonacciHot
+    // (FIB_N 20) for most of its time, sampled every 0.5 ms: fibonacciHot appears in hundreds of samples.
     const { app, inspectPort, httpPort } = await start();
     assert.equal(await accepting(inspectPort), false, 'no inspector before attaching');
     const attached = await attachToProcess({ pid: app.pid!, inspectorPort: inspectPort });
@@ -86,7 +89,7 @@ describe('attach to a running process', function () {
     assert.equal(attached.pid, app.pid);
     assert.equal(attached.openedInspector, false);
     await attached.detach();
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 300)); // an absence (it stays open): a window, not a state
     assert.equal(await accepting(inspectPort), true, 'the user\'s inspector is still open');
   });
 
@@ -100,6 +103,7 @@ describe('attach to a running process', function () {
   });
 
   it('`hotpath profile --attach PID` profiles under load, leaves the process running and its inspector closed', async () => {
+    // Chance of failing on a correct product: < 1e-6 — fibonacciHot is the app's only hot function.
     const { app, inspectPort, httpPort } = await start();
     const run = await runCli(['profile', '--attach', String(app.pid), '--inspect-port', String(inspectPort), '--port', String(httpPort), '--duration', '2', '--warmup', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
