@@ -188,7 +188,10 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     const lines = await hotLines(page);
     assert.ok(lines.length > 0, 'hot lines of template.js in view carry a label "N% · N ms" (after the line, or above a long one)');
-    for (const l of lines) assert.match(l.after, LABEL, `after-text of "${l.text.trim()}": ${JSON.stringify(l.after)}`);
+    // Each carries its CPU label; a line may carry a "blocked the loop" label beside it — on a busy machine a
+    // turn can reach the 20 ms threshold on template.js's compile line, and then the product says so (seen:
+    // "blocked the loop: 1 turn, up to 20.2 ms" before "21.8% total · 2.0% self").
+    for (const l of lines) assert.ok(l.labels.some((x) => LABEL.test(x)), `after-texts of "${l.text.trim()}": ${JSON.stringify(l.labels)}`);
     log(`hot lines in view: ${lines.map((l) => `"${l.text.trim().slice(0, 30)}…" ${l.after}`).join('; ')}`);
 
     // Hover the code of the first hot line in view.

@@ -62,8 +62,9 @@ describe('hotpath baseline / verify', function () {
   });
 
   it('verify exits 3 on a significant regression, so CI can gate on it', async () => {
-    // Chance of failing on a correct product: < 1/1,000,000, sized as above on CPU/req (FIB_N 27 → 31,
-    // about ×6; req/s measured −76%, 1.5 half-widths from 1, at load average 16). Was FIB_N 24 → 28.
+    // Chance of failing on a correct product: < 1/1,000,000, sized as above on CPU/req: FIB_N 27 → 31
+    // measured ×6.2, 10.6 half-widths from 1 (req/s −78%, 2.5; p99 ×3.0, 1.9) at load average 15. Was
+    // FIB_N 24 → 28.
 
     const run = await runCli(['verify', ...load, '--name', 'fib', '--env', 'FIB_N=31', '--cwd', cwd, '--', 'node', path.join(APPS, 'hot-server.js')]);
     console.log(`      # verify FIB_N 27 → 31: ${run.stdout.split('\n').filter((l) => /Verdict|req\/s|p99|CPU\/req/.test(l)).slice(0, 5).map((l) => l.trim()).join(' | ')}`);

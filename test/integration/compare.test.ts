@@ -132,8 +132,9 @@ describe('hotpath compare --base: a git revision from a temporary worktree', fun
     assert.equal(doc.sides[1].gitRev, sha2);
     assert.match(doc.sides[0].label, /^HEAD~1 \([0-9a-f]{7}\)$/);
     assert.match(doc.sides[0].dependencies, /^installed \(package-lock\.json differs: npm ci/);
-    // Chance of failing on a correct product: < 1e-6 — fib(25) against fib(21) per request, about 7× the
-    // work (CPU/req TODO-MEASURE, with 4 pairs' t(3) = 4.9 half-widths needed).
+    // Chance of failing on a correct product: < 1e-6 — fib(25) against fib(21) per request: at load average
+    // 15, 4 pairs measured req/s ×3.8 (4.5 half-widths of its interval from 1) and CPU/req ×0.28 (11.6);
+    // one metric past 1 half-width is enough.
     logVerdict('compare --base', doc.comparison);
     assert.equal(doc.comparison.verdict, 'faster', JSON.stringify(doc.comparison.metrics, null, 1));
     // The profiles of both sides: fib matched although the two checkouts live in different folders.
@@ -206,15 +207,17 @@ describe('hotpath compare --node: two Node versions on a script', function () {
 
   it('times both runtimes interleaved, and the diff matches the function whose share changed on both sides', async () => {
     const tag = marker();
-    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '4', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
+    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '6', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
     assert.ok(run.code === 0 || run.code === 3, run.stderr);
     const doc = run.json();
     assert.match(doc.sides[0].nodeVersion, /^v22\./);
     assert.match(doc.sides[1].nodeVersion, /^v24\./);
     assert.deepEqual(doc.sides.map((s: any) => s.label), [`Node ${doc.sides[0].nodeVersion.slice(1)}`, `Node ${doc.sides[1].nodeVersion.slice(1)}`]);
     assert.ok(doc.comparison.metrics.wallMs && doc.comparison.metrics.cpuMs);
-    // Chance of failing on a correct product: TODO-MEASURE — sumX does 3× the work on Node 24 (about half
-    // the script's CPU on Node 22: ×2 in all); 4 pairs.
+    // Chance of failing on a correct product: < 1e-5 — sumX does 3× the work on Node 24: the script's CPU
+    // time ×1.34, measured 4.3 half-widths of its interval from 1 with 4 pairs at load average 15 (its wall
+    // time, 0.3, moves with the machine: CPU time carries the verdict). Now 6 pairs (was 4), which about
+    // doubles that margin: a pair would have to be off by the whole effect several times over.
     logVerdict('compare --node 22 24 --script', doc.comparison);
     assert.equal(doc.comparison.verdict, 'slower', 'three times the work in sumX on Node 24');
     assert.equal(run.code, 3, 'a significant regression exits 3, for CI');
