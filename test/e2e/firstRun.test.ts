@@ -49,6 +49,11 @@ const quickInput = (page: Page) => page.locator('.quick-input-widget:visible');
 const quickTitle = (page: Page) => page.locator('.quick-input-widget:visible .quick-input-title');
 const quickRows = (page: Page) => page.locator('.quick-input-widget:visible .monaco-list-row');
 
+/*
+ * Chance of failing on a correct product (per attempt; on CI a failed UI test is retried once): < 1e-6.
+ * The long ranking line is the app's hottest (24% of the profile, one second of its time at load average
+ * 15), so it always carries a label; the rest is layout and prompts, read as state.
+ */
 describe('VS Code end to end: a new user on an app whose only route is not /', function () {
   this.timeout(300_000);
   let s: UiSession;
