@@ -104,6 +104,28 @@ function mochaArgs(job, o) {
 
 const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
 
+/**
+ * With --grep: only the files that have a matching test (mocha --dry-run over all of them, a few seconds),
+ * so no mocha process starts — and no code-server — for a file with nothing to run.
+ */
+function matching(entries, o) {
+  return new Promise((resolve) => {
+    const args = [MOCHA, '--dry-run', '--reporter', 'json', '--grep', o.grep, ...(o.invert ? ['--invert'] : []), ...entries.map((e) => e.file)];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.resume();
+    child.on('close', () => {
+      try {
+        const files = new Set(JSON.parse(out).tests.map((t) => path.relative(ROOT, t.file)));
+        resolve(entries.filter((e) => files.has(e.file)));
+      } catch {
+        resolve(entries); // could not tell: run them all, each mocha applies --grep itself
+      }
+    });
+  });
+}
+
 /** CPU ms (user + system) of a job's processes, from bash's `times` (its second line: the children's). */
 function cpuOf(timesFile) {
   try {
@@ -188,6 +210,8 @@ async function main() {
     if (unknown.length) { console.error(`scripts/test/run.js: not test files of the plan: ${unknown.join(', ')}`); process.exit(2); }
     entries = entries.filter((e) => wanted.has(e.file));
   }
+  const t0 = Date.now();
+  if (o.grep) entries = await matching(entries, o);
   const timings = readTimings();
   const jobs = jobsOf(entries, timings, o.e2eJobs);
   if (o.list) {
@@ -195,7 +219,6 @@ async function main() {
     return;
   }
 
-  const t0 = Date.now();
   console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time, then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
   const results = [];
   let stop = false;
