@@ -8,8 +8,8 @@
 //   npm test -- test/integration/compare.test.ts   only these files (their lanes still apply)
 //   npm run test:quick                unit tests and the core integration files (no pretest)
 //
-// Options: --grep/-g PATTERN, --invert, --only unit,integration,browser,e2e, --quick, --jobs N (mocha
-// processes of the shared lane at a time; default 3), --e2e-jobs N (processes the real-VS-Code files are
+// Options: --grep/-g PATTERN, --invert, --only unit,integration,browser,e2e, --quick, --jobs N|auto (mocha
+// processes of the shared lane at a time; default auto: the machine's idle cores, 1 to 3), --e2e-jobs N (processes the real-VS-Code files are
 // spread over, each with its code-server; default 1), --retries N (real-VS-Code tests; default 1 when CI
 // is set, else 0), --bail, --list (print the plan and exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds
 // options from the environment.
@@ -20,6 +20,7 @@
 // (file → seconds, which orders the next run's shared lane longest first).
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { plan, ROOT } = require('./plan');
 const { summarize } = require('./summary');
@@ -31,7 +32,7 @@ const REPORTER = path.join(__dirname, 'reporter.js');
 const TIMINGS = path.join(RESULTS, 'timings.json');
 
 function parseArgs(argv) {
-  const o = { grep: null, invert: false, only: null, quick: false, jobs: 3, e2eJobs: 1, retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
+  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 1, retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
@@ -40,7 +41,7 @@ function parseArgs(argv) {
     else if (a === '--invert' || a === '-i') o.invert = true;
     else if (a === '--only') o.only = value().split(',').map((s) => s.trim()).filter(Boolean);
     else if (a === '--quick') o.quick = true;
-    else if (a === '--jobs' || a === '-j') o.jobs = Math.max(1, Number(value()) || 1);
+    else if (a === '--jobs' || a === '-j') { const v = value(); o.jobs = v === 'auto' ? 'auto' : Math.max(1, Number(v) || 1); }
     else if (a === '--retries') o.retries = Math.max(0, Number(value()) || 0);
     else if (a === '--e2e-jobs') o.e2eJobs = Math.max(1, Number(value()) || 1);
     else if (a === '--bail' || a === '-b') o.bail = true;
@@ -103,6 +104,22 @@ function mochaArgs(job, o) {
 }
 
 const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * How many mocha processes the shared lane runs at once: as many as the machine has idle cores, measured
+ * over 2 s before the lane starts (nothing of ours runs then), at least 1 and at most 3. On an idle 2-core
+ * machine that is 2; on one another program already keeps busy, 1 — parallel files would only starve
+ * each other's apps there (seen at load average 20: V8 inlined differently and shares moved).
+ */
+async function autoJobs() {
+  const sample = () => os.cpus().reduce((a, c) => ({ busy: a.busy + c.times.user + c.times.nice + c.times.sys + c.times.irq, all: a.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle }), { busy: 0, all: 0 });
+  const a = sample();
+  await new Promise((r) => setTimeout(r, 2000));
+  const b = sample();
+  const cores = os.cpus().length;
+  const busyCores = b.all > a.all ? ((b.busy - a.busy) / (b.all - a.all)) * cores : 0;
+  return { jobs: Math.max(1, Math.min(3, Math.round(cores - busyCores))), busyCores, cores };
+}
 
 /**
  * With --grep: only the files that have a matching test (mocha --dry-run over all of them, a few seconds),
@@ -212,6 +229,11 @@ async function main() {
   }
   const t0 = Date.now();
   if (o.grep) entries = await matching(entries, o);
+  if (o.jobs === 'auto' && !o.list) {
+    const m = await autoJobs();
+    o.jobs = m.jobs;
+    console.log(`== ${m.cores} cores, ${m.busyCores.toFixed(1)} kept busy by other programs: the shared lane runs ${o.jobs} file${o.jobs === 1 ? '' : 's'} at a time (--jobs N to choose)`);
+  }
   const timings = readTimings();
   const jobs = jobsOf(entries, timings, o.e2eJobs);
   if (o.list) {
