@@ -9,10 +9,10 @@
 //   npm run test:quick                unit tests and the core integration files (no pretest)
 //
 // Options: --grep/-g PATTERN, --invert, --only unit,integration,browser,e2e, --quick, --jobs N|auto (mocha
-// processes of the shared lane at a time; default auto: the machine's idle cores, 1 to 3), --e2e-jobs N (processes the real-VS-Code files are
-// spread over, each with its code-server; default 1), --retries N (real-VS-Code tests; default 1 when CI
-// is set, else 0), --bail, --list (print the plan and exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds
-// options from the environment.
+// processes of the shared lane at a time; default auto: one more than the machine's idle cores, 1 to 3),
+// --e2e-jobs N (processes the real-VS-Code files are spread over, each with its code-server; default 1),
+// --retries N (real-VS-Code tests; default 1 when CI is set, else 0), --bail, --list (print the plan and
+// exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds options from the environment.
 //
 // Each mocha process writes its output to test-results/test-logs/<job>.log; a job of the shared lane is
 // printed whole when it ends (so parallel jobs do not interleave), the others as they run. The run's
@@ -106,10 +106,12 @@ function mochaArgs(job, o) {
 const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
 
 /**
- * How many mocha processes the shared lane runs at once: as many as the machine has idle cores, measured
+ * How many mocha processes the shared lane runs at once: one more than the machine's idle cores, measured
  * over 2 s before the lane starts (nothing of ours runs then), at least 1 and at most 3. On an idle 2-core
- * machine that is 2; on one another program already keeps busy, 1 — parallel files would only starve
- * each other's apps there (seen at load average 20: V8 inlined differently and shares moved).
+ * machine that is 3 (each load window's app still gets about half a core: more than the whole suite got
+ * at load average 15, where it passed); on one other programs already keep busy, 1 — parallel files would
+ * only starve each other's apps there (seen at load average 20 with 3 at once: V8 inlined differently and
+ * shares moved).
  */
 async function autoJobs() {
   const sample = () => os.cpus().reduce((a, c) => ({ busy: a.busy + c.times.user + c.times.nice + c.times.sys + c.times.irq, all: a.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle }), { busy: 0, all: 0 });
@@ -118,7 +120,7 @@ async function autoJobs() {
   const b = sample();
   const cores = os.cpus().length;
   const busyCores = b.all > a.all ? ((b.busy - a.busy) / (b.all - a.all)) * cores : 0;
-  return { jobs: Math.max(1, Math.min(3, Math.round(cores - busyCores))), busyCores, cores };
+  return { jobs: Math.max(1, Math.min(3, Math.round(cores - busyCores) + 1)), busyCores, cores };
 }
 
 /**

@@ -13,6 +13,8 @@ const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as 
 
 const SHOP = path.join(ROOT, 'examples', 'shop', 'server.js');
 const LOAD = ['--duration', '2', '--warmup', '1', '--connections', '4'];
+/** The competitor tests: 1 s runs (many short interleaved runs, as compare's own default advises). */
+const SHORT = ['--duration', '1', '--warmup', '1', '--connections', '4'];
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 /**
@@ -41,13 +43,13 @@ describe('hotpath compare: verdicts under a CPU competitor', function () {
 
   it('a real 3× fix (NODE_ENV=production turns the template cache on) is "faster"', async () => {
     // Chance of failing on a correct product: < 1e-6. "faster" needs one verdict metric's 98.33% interval
-    // to exclude 1 — req/s or p99, or CPU per request when neither moved. At load average 15 with the
-    // competitor (6 pairs): req/s ×2.11, 1.4 half-widths of its interval from 1; CPU/req ×0.34, 5.5
-    // half-widths. The template cache saves CPU per request, which load does not change; for CPU/req to
-    // fall within 1 half-width the SD estimate of 6 pairs would have to come out 5.5× its true value
-    // (χ²(5) > 150).
+    // to exclude 1 — req/s or p99, or CPU per request when neither moved. With the competitor, 6 pairs of
+    // 1 s runs measured req/s ×2.88, 1.1 half-widths of its interval from 1, and CPU/req ×0.29, 4.2
+    // half-widths, at load average ~10 (2 s runs at load average 15: ×2.11, 1.4; ×0.34, 5.5). The template
+    // cache saves CPU per request, which load does not change; for CPU/req to fall within 1 half-width the
+    // SD estimate of 6 pairs would have to come out 4× its true value (χ²(5) > 80).
     const tag = marker();
-    const run = await runCli(['compare', '--env-a', 'NODE_ENV=development', '--env-b', 'NODE_ENV=production', '--pairs', '6', ...LOAD, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000 });
+    const run = await runCli(['compare', '--env-a', 'NODE_ENV=development', '--env-b', 'NODE_ENV=production', '--pairs', '6', ...SHORT, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000 });
     assert.equal(run.code, 0, run.stderr);
     const doc = run.json();
     const c = doc.comparison;
@@ -73,7 +75,7 @@ describe('hotpath compare: verdicts under a CPU competitor', function () {
     // alpha 0.05). Was: alpha 0.01 with one retry (1/10,000); integration tests are no longer retried, so
     // alpha is 0.001 — the test now fails on a product whose false-positive rate exceeds what it states.
     const tag = marker();
-    const run = await runCli(['compare', '--env-a', 'UNUSED_FLAG=a', '--env-b', 'UNUSED_FLAG=b', '--pairs', '6', '--alpha', '0.001', ...LOAD, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000, env: { NODE_ENV: 'production' } });
+    const run = await runCli(['compare', '--env-a', 'UNUSED_FLAG=a', '--env-b', 'UNUSED_FLAG=b', '--pairs', '6', '--alpha', '0.001', ...SHORT, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000, env: { NODE_ENV: 'production' } });
     assert.equal(run.code, 0, run.stderr);
     const c = run.json().comparison;
     logVerdict('A/A', c);
