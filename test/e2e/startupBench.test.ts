@@ -96,9 +96,9 @@ describe('VS Code end to end: startup and benchmarks', function () {
   });
 
   it('Run Benchmark from the "Benchmark" CodeLens: each task\'s line shows its result; the discarded task is flagged', async () => {
-    // Chance of failing on a correct product: about 1/1600 per attempt — the flag's, sized in
-    // test/integration/bench.test.ts (a miss needs two runs in a row the product marks unstable; it
-    // measures again once, as advised). On CI a failed UI test is retried once: about 1/2,500,000.
+    // Chance of failing on a correct product: about 1/1600 per attempt — a miss of the flag (one run in
+    // 40 at worst, see test/integration/bench.test.ts) twice in a row: the test measures again once when
+    // the product marks the run unstable. On CI a failed UI test is retried once: about 4e-7.
     const rel = 'bench-suite/checksum.bench.js';
     await openFile(page, rel);
     await goToLine(page, 1);

@@ -35,30 +35,31 @@ for (const [major, label] of NODE_MATRIX) {
       // - the discarded task flagged: the flag compares medians per call, and both the task's and the
       //   empty function's come out at one timer tick (40.0 ns here): flagged in 11 of 11 runs at load
       //   average 15 (4 Node versions) and in every run of the last cycle but one (CI, cause not logged).
-      //   That miss came with the product's own UNSTABLE warning, on which the test measures again, as
-      //   the warning advises: a failure needs two misses in a row. At the one-in-40 rate seen, that is
-      //   about 1/1600 per Node version — above the 1/1000 budget for the four together. What remains is
-      //   the product's (a floor measured right after the tasks; see stop 20's note); a miss logs the run.
-
-      const measure = async () => {
-        const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', '3', ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 110_000 });
+      //   That miss came with the product's own UNSTABLE warning, whose advice is to run more processes:
+      //   the test does so (6 instead of 3), at most twice, and only after a run the product itself marks
+      //   unstable; every run it trusts must flag the task. A failure needs three misses in a row: at the
+      //   one-in-40 rate seen, about 1.6e-5 per Node version, 6e-5 for the four (was one re-measure:
+      //   1/1600 per version, over budget). Each miss logs the task's result.
+      const measure = async (runs: number) => {
+        const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', String(runs), ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 110_000 });
         assert.equal(run.code, 0, run.stderr);
         return run.json();
       };
-      let doc = await measure();
       const flagged = (d: any) => task(d, 'discarded')?.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY');
-      if (!flagged(doc) && doc.bench.tasks.some((t: any) => t.warnings.some((w: any) => w.code === 'UNSTABLE'))) {
-        // The product itself says this run's numbers are not to be trusted (another program took the CPU:
-        // CI once measured the discarded task above 1.25× the empty function). Measure again, as its advice says.
-        console.log(`      # unstable run, measured again: discarded ${JSON.stringify(task(doc, 'discarded'))?.slice(0, 300)}`);
-        doc = await measure();
+      const unstable = (d: any) => d.bench.tasks.some((t: any) => t.warnings.some((w: any) => w.code === 'UNSTABLE'));
+      let doc = await measure(3);
+      for (let again = 0; again < 2 && !flagged(doc) && unstable(doc); again++) {
+        // The product says this run's numbers are not to be trusted (another program took the CPU: CI once
+        // measured the discarded task above 1.25× the empty function). Measure again, as its advice says.
+        console.log(`      # unstable run, measured again with 6 processes: discarded ${JSON.stringify(task(doc, 'discarded'))?.slice(0, 400)}`);
+        doc = await measure(6);
       }
       assert.equal(doc.bench.harness, 'tinybench');
       assert.match(doc.bench.nodeVersion, new RegExp(`^v${major}\\.`));
       assert.deepEqual(doc.bench.tasks.map((t: any) => t.name), ['slow', 'fast', 'discarded']);
       for (const t of doc.bench.tasks) {
         for (const key of ['name', 'opsPerSec', 'rme', 'samples', 'meanNs', 'p99Ns', 'v8', 'warnings']) assert.ok(key in t, `tasks[].${key}`);
-        assert.ok(t.opsPerSec > 0 && t.meanNs > 0 && t.p99Ns > 0 && t.samples > 0 && t.runs === 3, JSON.stringify(t));
+        assert.ok(t.opsPerSec > 0 && t.meanNs > 0 && t.p99Ns > 0 && t.samples > 0 && (t.runs === 3 || t.runs === 6), JSON.stringify(t));
         assert.ok(t.meanNsCi.low <= t.meanNs && t.meanNs <= t.meanNsCi.high);
         assert.ok(t.v8 && typeof t.v8.tier === 'string', `V8's view of ${t.name}: ${JSON.stringify(t.v8)}`);
       }
