@@ -193,9 +193,16 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
       log(`${size}: text area ${charWidth ? ((limit - bounds.contentLeft) / charWidth).toFixed(2) : '?'} columns; ${lines.length} label(s) after their lines`);
       for (const l of lines) {
         const what = `${size}: label ${JSON.stringify(l.labels)} of "${l.line.trim().slice(0, 40)}"`;
-        assert.equal(l.labels.length, 1, `${size}: one label per line: "${l.line.trim().slice(0, 40)}" has ${JSON.stringify(l.labels)}`);
+        // An event-loop or memory label ("blocked the loop: 1 turn, up to 41.5 ms") is another kind a line
+        // may carry, alone or beside its CPU label: on a busy machine a turn can reach the 20 ms threshold on
+        // this app's lines (seen in a clean-clone run), and the product then says so. The rules below are the
+        // CPU label's: one per line, its share first.
+        const cpu = l.labels.filter((x) => !/^(blocked the loop|allocates|retains) /.test(x));
+        if (!cpu.length) { log(`${what}: an event-loop or memory label only`); continue; }
+        assert.equal(cpu.length, 1, `${size}: one label per line: "${l.line.trim().slice(0, 40)}" has ${JSON.stringify(l.labels)}`);
+        if (l.labels[l.labels.length - 1] !== cpu[0]) { log(`${what}: the CPU label is not the line's last; its position is not measured`); continue; }
         // A line with a deopt and no time of its own starts with the deopt: "deopt: wrong map ×3".
-        const share = (LINE_SHARE.exec(l.labels[0]) ?? /^deopt: [^·]*[^· ]/.exec(l.labels[0]))?.[0];
+        const share = (LINE_SHARE.exec(cpu[0]) ?? /^deopt: [^·]*[^· ]/.exec(cpu[0]))?.[0];
         assert.ok(share, `${what}: its share (or, with no time, its deopt) comes first`);
         const shareRight = l.textLeft + share.length * l.charWidth;
         assert.ok(l.left >= bounds.contentLeft && shareRight <= limit + 1, `${what}: its share "${share}" spans ${Math.round(l.textLeft)}–${Math.round(shareRight)}, text area ends at ${Math.round(limit)}`);
