@@ -38,8 +38,9 @@ for (const [major, label] of NODE_MATRIX) {
       //   near 1/1000 at such load, far below it on the idle machine CI and the census run on. The file
       //   runs alone (measured lane), so no suite of ours adds to that load.
       // - the discarded task flagged: the flag compares medians per call, and both the task's and the
-      //   empty function's come out at one timer tick (40.0 ns here): flagged in 11 of 11 runs at load
-      //   average 15 (4 Node versions) and in every run of the last cycle but one (CI, cause not logged).
+      //   empty function's come out at one timer tick (40.0 ns here): flagged in 24 of 24 runs at load
+      //   average 10–15 (Node 20), on every Node version in each clean-clone run here, and in every run of
+      //   the last cycle but one (CI, cause not logged).
       //   That miss came with the product's own UNSTABLE warning, whose advice is to run more processes:
       //   the test does so (6 instead of 3), at most twice, and only after a run the product itself marks
       //   unstable; every run it trusts must flag the task. A failure needs three misses in a row: at the
