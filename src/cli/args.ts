@@ -70,7 +70,7 @@ Compare (A and B run alternately in pairs, A B B A …, on fresh processes; anal
   --allow-same-sides        run even when both sides resolve to the same files, node and settings (an A/A
                             comparison on purpose; refused otherwise, e.g. --base HEAD on a clean tree)
   --no-profile              skip the profile of each side (no differential flamegraph or function diff)
-  --alpha A                 verify, compare: chance of calling a change that is not there (default 0.05)
+  --alpha A                 verify, compare, startup variants: chance of calling a change that is not there (default 0.05)
   load per run defaults to --duration 3 --warmup 1 (many short runs, interleaved, beat a few long ones)
 
 Target options:
@@ -368,11 +368,11 @@ export function parseCli(givenArgv: string[]): CliArgs {
     if (values[flag] !== undefined && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath startup\` only.`);
   }
   const compare = subcommand === 'compare' ? compareArgs(values) : undefined;
-  if (values.alpha !== undefined && subcommand !== 'compare' && subcommand !== 'verify') throw invalidOption('--alpha works with `hotpath verify` and `hotpath compare`.');
+  const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
+  if (values.alpha !== undefined && subcommand !== 'compare' && subcommand !== 'verify' && !(subcommand === 'startup' && startup?.variants)) throw invalidOption('--alpha works with `hotpath verify`, `hotpath compare` and `hotpath startup --node/--base/--bisect-*`.');
   const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 0.5)) throw invalidOption(`--alpha must be between 0 and 0.5, e.g. 0.01 (got '${values.alpha}').`);
   if (compare && alpha !== undefined) compare.interleave.alpha = alpha;
-  const startup = subcommand === 'startup' ? parseStartup(values) : undefined;
   if (values.pairs !== undefined && subcommand !== 'compare' && subcommand !== 'bench' && !(subcommand === 'startup' && startup?.variants)) throw invalidOption('--pairs works with `hotpath compare`, `hotpath bench --compare/--against` and `hotpath startup --node/--base/--bisect-*`.');
   for (const flag of ['tasks', 'compare', 'against', 'save', 'baseline'] as const) {
     if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);

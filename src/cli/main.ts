@@ -112,7 +112,8 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
       const s = args.startup!;
       if (s.variants) {
         const { pairs, ...variants } = s.variants;
-        return runStartupVariants({ command: args.command, cwd: args.cwd, env: args.env, ...variants, options: { until: s.until, timeoutMs: args.timeoutMs, ...(pairs ? { interleave: { fixedPairs: pairs } } : {}) } }, deps);
+        const interleave = { ...(pairs ? { fixedPairs: pairs } : {}), ...(args.alpha !== undefined ? { alpha: args.alpha } : {}) };
+        return runStartupVariants({ command: args.command, cwd: args.cwd, env: args.env, ...variants, options: { until: s.until, timeoutMs: args.timeoutMs, ...(Object.keys(interleave).length ? { interleave } : {}) } }, deps);
       }
       return measureStartup({
         command: args.command, cwd: args.cwd, env: args.env, until: s.until, runs: args.runs, warmup: s.warmup, profileRuns: s.profileRuns,

@@ -1,12 +1,18 @@
 /**
- * The line the user can change, in the real VS Code UI, on four real npm apps whose hot code is reached
- * through something other than self time: a native callee (crypto.pbkdf2Sync), a dependency
- * (lodash.cloneDeep), a NestJS service V8 inlines into its controller (tsc + source maps), and a JS
- * module V8 inlines across files (Express + Pug). For each: a CodeLens on the function to change, a
- * label on the line that makes the call or runs the loop, and no label on a blank, comment or import
- * line of any of the app's files; for the inlined module, the flamegraph's search gives the CodeLens's
- * share (its inlined frames drawn). One code-server and one page for all four (the workbench is slow to
- * load); each app is a target of the workspace's hotpath.targets, picked in the quick pick.
+ * The line the user can change, in the real VS Code UI, on three real npm apps whose hot code is reached
+ * through something other than self time: a native callee (crypto.pbkdf2Sync, with the hover naming
+ * it), a NestJS service V8 inlines into its controller (tsc + source maps: the editor opens the .ts
+ * source), and a JS module V8 inlines across files (Express + Pug), where the flamegraph's search must
+ * give the CodeLens's share (its inlined frames drawn: only the editor and the panel together can show
+ * that). For each: a CodeLens on the function to change, a label on the line that makes the call or runs
+ * the loop, and no label on a blank, comment or import line of the app's files. One page for all three
+ * (the workbench is slow to load); each app is a target of the workspace's hotpath.targets, picked in the
+ * quick pick.
+ *
+ * Cut (it re-tested what other tests prove; the editor draws every app's lenses and labels the same
+ * way, from the report's lines): lodash's cloneDeep in catalog-api — the data in
+ * test/integration/attribution.test.ts "a dependency: …", the lens text in test/unit/vscode/pure.test.ts
+ * (codeLensText), the drawing here on token-service's own cost.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -18,18 +24,18 @@ import { hotLines, hoverOn, lensesWithLines } from './helpers/editor';
 import { clearToasts, goToLine, openFile, openWorkbench, runCommand, screenshot, statusItem, textOf, waitForText, webview, ROOT } from './helpers/workbench';
 import type { ShopWorkspace } from './helpers/workspace';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
+import { onTestEnd } from './helpers/failures';
 
 const APPS = path.join(ROOT, 'test', 'fixtures', 'npm-apps');
 
 interface App { name: string; dir: string; command: string[]; path: string }
 const APP_LIST: App[] = [
   { name: 'token-service', dir: 'token-service', command: ['node', 'server.js'], path: '/token?tenant=acme' },
-  { name: 'catalog-api', dir: 'catalog-api', command: ['node', 'server.js'], path: '/products?category=tools' },
   { name: 'nest-primes', dir: 'nest-primes', command: ['node', 'dist/main.js'], path: '/primes?limit=30000' },
   { name: 'shop-pricing', dir: 'shop-pricing', command: ['node', 'app.js'], path: '/quote' },
 ];
 
-/** A temp folder with the four apps (node_modules and builds included) and one target per app. */
+/** A temp folder with the apps (node_modules and builds included) and one target per app. */
 function appsWorkspace(): ShopWorkspace {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-e2e-apps-'));
   const mark = marker();
@@ -54,6 +60,12 @@ function isNonCode(text: string): boolean {
   return t === '' || t.startsWith('//') || t.startsWith('/*') || t.startsWith('*') || /^(import\b|export \* from|(const|let|var) .*= require\()/.test(t);
 }
 
+/*
+ * Chance of failing on a correct product (per attempt; on CI a failed UI test is retried once): < 1e-6.
+ * Which function is on top is each app's design (one expensive call per request): measured in the editor
+ * at load average 15, signingKey 75–83% own, countPrimes 47–49% self, far from any other function; the
+ * labelled lines are the report's, whose placement test/integration/attribution.test.ts sizes.
+ */
 describe('VS Code end to end: the line the user can change, on real apps', function () {
   this.timeout(300_000);
   let s: UiSession;
@@ -71,10 +83,7 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      failed = true;
-      if (page) await screenshot(page, `attr-failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    }
+    if (await onTestEnd(page, this.currentTest, 'attr-')) failed = true;
   });
 
   after(async () => {
@@ -104,19 +113,22 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
   async function annotationsOf(rel: string, revealLine: number) {
     await openFile(page, rel);
     await goToLine(page, revealLine);
-    await page.waitForTimeout(1500); // CodeLens and decorations arrive asynchronously after the editor opens
     const text = sourceLines(s.workspace.dir, rel);
-    // Lens rows (a function's, a long line's label) shift the lines below them as they arrive: read until
-    // two reads a moment apart agree, so a busy machine's late layout is not taken for the result.
-    let lenses = await lensesWithLines(page);
+    // CodeLens and decorations arrive asynchronously after the editor opens, and lens rows (a function's,
+    // a long line's label) shift the lines below them as they arrive: read both until two reads 400 ms
+    // apart agree with a lens drawn (state, not a fixed wait), so a busy machine's late layout is not
+    // taken for the result. A file with no lens at all is read as it is after 15 s.
+    const read = async () => ({ lenses: await lensesWithLines(page), lines: await hotLines(page) });
+    let seen = await read();
     for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
       await page.waitForTimeout(400);
-      const again = await lensesWithLines(page);
-      const settled = JSON.stringify(again) === JSON.stringify(lenses) && again.length > 0;
-      lenses = again;
+      const again = await read();
+      const settled = JSON.stringify(again) === JSON.stringify(seen) && again.lenses.length > 0;
+      seen = again;
       if (settled) break;
     }
-    const labels = (await hotLines(page)).map((l) => {
+    const lenses = seen.lenses;
+    const labels = seen.lines.map((l) => {
       const shown = l.text.replace(/\s+$/, '');
       const line = text.findIndex((t) => t.replace(/\s+$/, '') === shown) + 1;
       return { ...l, line };
@@ -156,21 +168,8 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     assertNoLabelOnNonCode('token-service/server.js', server.labels);
   });
 
-  it('a dependency: CodeLens on listProducts (own cost in lodash\'s cloneDeep), a label on the cloneDeep line', async () => {
-    await profile(APP_LIST[1]);
-    const rel = 'catalog-api/server.js';
-    const call = lineWith(s.workspace.dir, rel, '_.cloneDeep(');
-    const { lenses, labels } = await annotationsOf(rel, call);
-    const lens = lenses.find((l) => /function listProducts\(/.test(l.line));
-    assert.ok(lens, `a CodeLens above listProducts: ${JSON.stringify(lenses)}`);
-    assert.match(lens.lens, /% own \([\d.]+% in cloneDeep, lodash\)/);
-    assert.ok(labels.some((l) => l.line === call && /% total · /.test(l.after)), `the cloneDeep line is labelled: ${JSON.stringify(labels)}`);
-    assertNoLabelOnNonCode(rel, labels);
-    await screenshot(page, 'attr-03-catalog');
-  });
-
   it('NestJS (tsc + source maps, service inlined into the controller): CodeLens and loop labels in app.service.ts, none on the controller\'s imports', async () => {
-    await profile(APP_LIST[2]);
+    await profile(APP_LIST[1]);
     const service = 'nest-primes/src/app.service.ts';
     const loop = lineWith(s.workspace.dir, service, 'for (let d = 2');
     const svc = await annotationsOf(service, loop);
@@ -190,7 +189,7 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
   });
 
   it('a JS module inlined across files: CodeLens on lineTotal and its loop labelled in pricing.js, the flamegraph\'s search agrees with the CodeLens; nothing on app.js\'s requires or blanks', async () => {
-    await profile(APP_LIST[3]);
+    await profile(APP_LIST[2]);
     const pricing = 'shop-pricing/lib/pricing.js';
     const body = lineWith(s.workspace.dir, pricing, 'total += item.unitPrice');
     const p = await annotationsOf(pricing, body);

@@ -3,6 +3,9 @@
  * repository as the extension under development (extensionDevelopmentPath) and the bundled suite
  * as extensionTestsPath, both passed through the workbench URL's payload; the workbench calls
  * window.codeAutomationExit(code) when the suite settles. Fails if the suite fails or runs nothing.
+ *
+ * test-lane: own — it starts a code-server of its own (test-driver mode, which hides notifications from
+ * the UI suites), so it runs in a mocha process of its own, beside the others.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,6 +17,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, RESULTS, remoteAuthority, ROOT, screenshot, workbenchUrl } from './helpers/workbench';
 import { shopWorkspace, type ShopWorkspace } from './helpers/workspace';
 import { killLeftovers, log, seconds, skipUnlessE2E, type CodeServer } from './session';
+import { failedNow } from './helpers/failures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startCodeServer } = require('../../scripts/e2e/code-server.js') as { startCodeServer(o: { workspace: string; testDriver?: boolean; log?: (l: string) => void }): Promise<CodeServer> };
@@ -40,25 +44,29 @@ describe('VS Code end to end: the extension-host suite', function () {
   let browser: Browser | undefined;
   let tmp = '';
   let failed = false;
+  let attempt = 0;
 
   before(function () {
     skipUnlessE2E(this);
   });
 
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') failed = true;
-  });
-
-  after(async () => {
+  // Per attempt (CI retries a failed UI test once): what the attempt started is stopped before the next.
+  afterEach(async function () {
+    failed = failedNow(this.currentTest);
     await browser?.close().catch(() => undefined);
     await server?.stop({ keepState: failed });
     if (failed && server) log(`code-server state (logs) kept in ${server.stateDir}`);
     if (workspace) { killLeftovers(workspace.marker); workspace.remove(); }
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    browser = undefined;
+    server = undefined;
+    workspace = undefined;
+    tmp = '';
   });
 
   it('runs test/vscode-host in the extension host and every test passes', async () => {
     const t0 = Date.now();
+    const suffix = ++attempt > 1 ? `-attempt${attempt}` : ''; // a retry keeps the first attempt's files
     await buildSuite();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-host-'));
     const resultsFile = path.join(tmp, 'results.json');
@@ -93,11 +101,11 @@ describe('VS Code end to end: the extension-host suite', function () {
     let timer: NodeJS.Timeout | undefined;
     const code = await Promise.race([finished, new Promise<null>((r) => { timer = setTimeout(() => r(null), 360_000); })]);
     clearTimeout(timer); // or mocha's process would wait for it after the last test
-    await screenshot(page, 'extension-host-suite').catch(() => undefined);
+    await screenshot(page, `extension-host-suite${suffix}`).catch(() => undefined);
     fs.mkdirSync(RESULTS, { recursive: true });
-    fs.writeFileSync(path.join(RESULTS, 'extension-host-transcript.txt'), transcript.join('\n'));
+    fs.writeFileSync(path.join(RESULTS, `extension-host-transcript${suffix}.txt`), transcript.join('\n'));
     const results: Results | null = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : null;
-    if (results) fs.writeFileSync(path.join(RESULTS, 'extension-host-results.json'), JSON.stringify(results, null, 2));
+    if (results) fs.writeFileSync(path.join(RESULTS, `extension-host-results${suffix}.json`), JSON.stringify(results, null, 2));
     log(`extension-host suite: exit ${code} after ${seconds(t0)}; ${results?.passed.length ?? 0} passed, ${results?.failed.length ?? 0} failed; metrics ${JSON.stringify(results?.metrics ?? {})}`);
     for (const f of results?.failed ?? []) console.log(`    ✗ ${f.title}\n${f.error.replace(/^/gm, '        ')}`);
     assert.notEqual(code, null, `the suite did not finish within 360 s; transcript:\n${transcript.slice(-40).join('\n')}`);

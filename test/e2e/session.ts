@@ -1,8 +1,9 @@
 /**
- * One end-to-end session: the toolchain check, a code-server with the packaged extension installed
- * and a fresh shop workspace opened, and one headless Chromium page on its workbench. Cleans up the
- * browser, the server's process group, the workspace, and (as a last resort, by pid) any target
- * process a failed test left behind. Keeps the server's state (logs) when a test failed.
+ * One end-to-end session: the toolchain check, a fresh workspace (the shop by default) opened in the
+ * code-server this mocha run shares between its UI suites (the packaged extension installed once), and
+ * a headless Chromium page of its own on that workbench. Cleans up the page, the workspace, and (as a
+ * last resort, by pid) any target process a failed test left behind; keeps the server's logs when a
+ * test failed.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -56,50 +57,106 @@ export interface UiSession {
   close(failed: boolean): Promise<void>;
 }
 
-/** Packages the extension, starts code-server with it on a fresh workspace (the shop by default), opens Chromium. */
-export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => shopWorkspace(), settings: Record<string, unknown> = {}): Promise<UiSession> {
+/** What every UI suite of one mocha run shares: the packaged extension, one code-server, one Chromium. */
+interface SharedUi { server: CodeServer; browser: Browser; vsixBytes: number; tmp: string }
+let shared: Promise<SharedUi> | undefined;
+
+/**
+ * Packages the extension and starts code-server with it and Chromium, once per mocha run: the UI suites
+ * open their own folders (`?folder=`) in pages of their own browser contexts on the same server. What the
+ * extension remembers is per folder (workspaceState), and each page starts a fresh workbench, so suites
+ * do not see each other. Stopped by the root `after` hook below (and on exit, as a last resort).
+ */
+function sharedUi(): Promise<SharedUi> {
+  shared ??= startUi({}, 'shared by this run\'s UI suites').catch((err) => { shared = undefined; throw err; });
+  return shared;
+}
+
+/**
+ * Packages (or takes the run's package) and starts code-server with it, with these user settings over
+ * the quiet defaults, and Chromium. A suite that needs other user settings (the agents' suite turns the
+ * AI features on) gets a server of its own, so the settings cannot reach the other suites.
+ */
+async function startUi(settings: Record<string, unknown>, whose: string): Promise<SharedUi> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-e2e-vsix-'));
-  const workspace = makeWorkspace();
+  const home = path.join(tmp, 'home');
+  fs.mkdirSync(home);
   let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   try {
     let t = Date.now();
-    const vsix = packageVsix({ out: path.join(tmp, 'hotpath.vsix'), quiet: true });
+    // `npm test` packages once for all its real-VS-Code processes (scripts/test/run.js); alone, this does.
+    const prepared = process.env.HOTPATH_E2E_VSIX;
+    const vsix = prepared && fs.existsSync(prepared) ? prepared : packageVsix({ out: path.join(tmp, 'hotpath.vsix'), quiet: true });
     const vsixBytes = fs.statSync(vsix).size;
-    log(`vsce package: ${(vsixBytes / 1024).toFixed(0)} KiB in ${seconds(t)}`);
+    log(vsix === prepared ? `the run's vsix: ${(vsixBytes / 1024).toFixed(0)} KiB` : `vsce package: ${(vsixBytes / 1024).toFixed(0)} KiB in ${seconds(t)}`);
     t = Date.now();
-    server = await startCodeServer({ workspace: workspace.dir, vsix: [vsix], log, settings });
-    log(`code-server with the vsix installed up in ${seconds(t)}`);
-    browser = await launchBrowser();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    server = await startCodeServer({ workspace: home, vsix: [vsix], log, settings });
+    stopAtExit(server);
+    log(`code-server with the vsix installed up in ${seconds(t)} (${whose})`);
+    const browser = await launchBrowser();
+    return { server, browser, vsixBytes, tmp };
+  } catch (err) {
+    await server?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function stopUi(ui: SharedUi): Promise<void> {
+  await ui.browser.close().catch(() => undefined);
+  await ui.server.stop();
+  fs.rmSync(ui.tmp, { recursive: true, force: true });
+}
+
+/** The server is the leader of its own process group: a run that ends without the hook still stops it. */
+function stopAtExit(server: CodeServer): void {
+  process.once('exit', () => { try { process.kill(-server.pid, 'SIGKILL'); } catch { /* gone */ } });
+}
+
+// Root hook (this module is loaded by the UI suites' files): stop what they shared once all have run.
+after(async function () {
+  this.timeout(60_000);
+  if (!shared) return;
+  const ui = await shared.catch(() => undefined);
+  shared = undefined;
+  if (ui) await stopUi(ui);
+});
+
+/**
+ * A fresh workspace (the shop by default) opened by the run's code-server in a new browser context and
+ * page; with `settings`, by a code-server of its own with those user settings (stopped by `close`).
+ */
+export async function startUiSession(makeWorkspace: () => ShopWorkspace = () => shopWorkspace(), settings: Record<string, unknown> = {}): Promise<UiSession> {
+  const workspace = makeWorkspace();
+  let own: SharedUi | undefined;
+  try {
+    own = Object.keys(settings).length ? await startUi(settings, 'this suite\'s own: its user settings differ') : undefined;
+    const { server, browser, vsixBytes } = own ?? await sharedUi();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
     page.setDefaultTimeout(60_000); // generous: other work shares the 2 cores
     page.on('pageerror', (err) => console.error(`    [pageerror] ${err.message}`));
-    const s = server;
-    const b = browser;
     return {
-      server: s, workspace, browser: b, page, vsixBytes,
+      server, workspace, browser, page, vsixBytes,
       async close(failed: boolean) {
-        await b.close().catch(() => undefined);
-        await s.stop({ keepState: failed });
+        await context.close().catch(() => undefined);
         if (failed) {
-          // Keep the server's logs (the extension host log is under user-data/logs) next to the screenshots.
-          const logs = path.join(RESULTS, 'code-server-logs');
+          // Keep the server's logs (the extension host logs are under user-data/logs) next to the screenshots.
+          const logs = path.join(RESULTS, 'code-server-logs', path.basename(workspace.dir));
           fs.rmSync(logs, { recursive: true, force: true });
-          fs.cpSync(path.join(s.stateDir, 'user-data', 'logs'), logs, { recursive: true, force: true });
-          fs.copyFileSync(s.logFile, path.join(logs, 'code-server.log'));
+          fs.mkdirSync(logs, { recursive: true });
+          fs.cpSync(path.join(server.stateDir, 'user-data', 'logs'), logs, { recursive: true, force: true });
+          fs.copyFileSync(server.logFile, path.join(logs, 'code-server.log'));
           log(`code-server logs kept in ${path.relative(process.cwd(), logs)}`);
-          fs.rmSync(s.stateDir, { recursive: true, force: true });
         }
         killLeftovers(workspace.marker);
         workspace.remove();
-        fs.rmSync(tmp, { recursive: true, force: true });
+        if (own) await stopUi(own);
       },
     };
   } catch (err) {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    if (own) await stopUi(own);
     workspace.remove();
-    fs.rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
 }

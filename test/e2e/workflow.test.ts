@@ -18,6 +18,7 @@ import {
 } from './helpers/workbench';
 import { hotLines, hoverOn, lensesWithLines, LABEL } from './helpers/editor';
 import { log, seconds, skipUnlessE2E, startUiSession, type UiSession } from './session';
+import { onTestEnd } from './helpers/failures';
 
 const TEMPLATE_FUNCTIONS = ['tokenize', 'generate', 'compile', 'escape', 'render'];
 
@@ -49,6 +50,14 @@ function declarationLine(source: string, name: string): number {
   return i + 1;
 }
 
+/*
+ * Chance of failing on a correct product (a UI test: on CI, each attempt's chance squared after the one
+ * retry): < 1e-6 for what is measured here. The shop in development mode compiles its templates on every
+ * request, so lib/template.js functions are among the hotspots of any 3 s profile (the status bar and
+ * `hotpath report` read the same profile, so they agree by construction); the verify and compare verdicts
+ * are not asserted (any sign, or 0.0%, is accepted: the statistics are tested in test/integration); the
+ * live rate and the interval shown while running last seconds and are polled every 250 ms.
+ */
 describe('VS Code end to end: the workflow in the real UI', function () {
   this.timeout(240_000);
   let s: UiSession;
@@ -66,10 +75,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      failed = true;
-      if (page) await screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
-    }
+    if (await onTestEnd(page, this.currentTest)) failed = true;
   });
 
   after(async () => {
@@ -82,7 +88,8 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     const t = Date.now();
     await openWorkbench(page, s.server.url, s.workspace.dir);
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'server.js' }).waitFor({ timeout: 90_000 });
-    // Lazy activation: no Hotpath status bar entry before a Hotpath command ran.
+    // Lazy activation: no Hotpath status bar entry before a Hotpath command ran. An absence has no state to
+    // wait for: 3 s is the window in which an eager activation (at startup) would have shown it.
     await page.waitForTimeout(3000);
     assert.equal(await statusItem(page, 'hotpath.status').count(), 0, 'the Hotpath status bar item exists before any Hotpath command (eager activation?)');
     await screenshot(page, '01-workbench');
@@ -97,7 +104,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await first.hover();
     await first.locator('.codicon-notifications-clear').click();
     await first.waitFor({ state: 'detached', timeout: 10_000 });
-    await page.waitForTimeout(3000);
+    await page.waitForTimeout(3000); // an absence (no run starts): a window, not a state to wait for
     assert.deepEqual(processesWith(s.workspace.marker), [], 'closing the NODE_ENV warning started nothing');
     assert.equal(await progressToast(page, 'Hotpath: Profile with Load').count(), 0, 'no progress after closing the warning');
 
@@ -189,7 +196,10 @@ describe('VS Code end to end: the workflow in the real UI', function () {
 
     const lines = await hotLines(page);
     assert.ok(lines.length > 0, 'hot lines of template.js in view carry a label "N% · N ms" (after the line, or above a long one)');
-    for (const l of lines) assert.match(l.after, LABEL, `after-text of "${l.text.trim()}": ${JSON.stringify(l.after)}`);
+    // Each carries its CPU label; a line may carry a "blocked the loop" label beside it — on a busy machine a
+    // turn can reach the 20 ms threshold on template.js's compile line, and then the product says so (seen:
+    // "blocked the loop: 1 turn, up to 20.2 ms" before "21.8% total · 2.0% self").
+    for (const l of lines) assert.ok(l.labels.some((x) => LABEL.test(x)), `after-texts of "${l.text.trim()}": ${JSON.stringify(l.labels)}`);
     log(`hot lines in view: ${lines.map((l) => `"${l.text.trim().slice(0, 30)}…" ${l.after}`).join('; ')}`);
 
     // Hover the code of the first hot line in view.
@@ -226,7 +236,8 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     await page.locator('.monaco-editor .codelens-decoration', { hasText: 'self' }).filter({ visible: true }).first().waitFor({ timeout: 30_000 });
     const lens = (await lensesWithLines(page)).find((l) => new RegExp(`^\\s*function ${hotFunction}\\(`).test(l.line));
     assert.ok(lens, `the CodeLens of ${hotFunction} is in view`);
-    await page.locator('.editor-instance .monaco-editor .codelens-decoration').nth(lens.index).locator('a').first().click();
+    // Found again by its text right before the click: a lens row arriving above would shift any index.
+    await page.locator('.editor-instance .monaco-editor .codelens-decoration', { hasText: lens.lens.trim() }).filter({ visible: true }).first().locator('a').first().click();
     await details.filter({ hasText: `template.js:${hotLine}` }).waitFor({ timeout: 30_000 });
     assert.match(await textOf(details), new RegExp(`^${hotFunction}\\b`));
     await screenshot(page, '09-codelens-focus');
@@ -346,7 +357,7 @@ describe('VS Code end to end: the workflow in the real UI', function () {
     const editorArea = await page.locator('.part.editor').boundingBox();
     assert.ok(editorArea, 'the editor area is on screen');
     await page.mouse.click(editorArea.x + editorArea.width - 40, editorArea.y + editorArea.height / 2);
-    await page.waitForTimeout(1_000);
+    await page.waitForTimeout(1_000); // an absence (the picker does not close): a window, not a state
     assert.ok(await page.locator('.quick-input-widget').isVisible(), 'the runtime picker is still open after a click in the editor');
     await pickRow(`Node ${v22}`);
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'B, compared with A' }).waitFor({ timeout: 30_000 });

@@ -1,3 +1,4 @@
+// test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
@@ -42,7 +43,9 @@ async function startApp(inspect: 'port' | 'open' = 'port'): Promise<{ app: Child
   // 'port': only --inspect-port, as a production process would run; 'open': the user opened the inspector.
   const flag = inspect === 'open' ? `--inspect=127.0.0.1:${inspectPort}` : `--inspect-port=127.0.0.1:${inspectPort}`;
   // Its own process group, like an app started from another terminal (Hotpath refuses its own group).
-  const app = spawn(process.execPath, [flag, path.join(APPS, 'hot-server.js')], { env: { ...process.env, PORT: String(httpPort) }, stdio: 'ignore', detached: true });
+  // FIB_N=25: the recursion costs far more than writing the response, so fibonacciHot leads by own cost
+  // (at the default 20 the handler's res.end took turns with it on a busy machine: CI ranked `handle` first).
+  const app = spawn(process.execPath, [flag, path.join(APPS, 'hot-server.js')], { env: { ...process.env, PORT: String(httpPort), FIB_N: '25' }, stdio: 'ignore', detached: true });
   const deadline = Date.now() + 10_000;
   while (!(await accepting(httpPort)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return { app, inspectPort, httpPort };
@@ -55,6 +58,8 @@ describe('attach to a running process', function () {
   afterEach(() => { for (const a of apps.splice(0)) a.kill('SIGKILL'); });
 
   it('by PID (SIGUSR1): profiles the process, then closes the inspector it opened; the app keeps running', async () => {
+    // Chance of failing on a correct product: < 1e-6 — 1.5 s of requests, each running fibonacciHot
+    // (FIB_N 25) for most of its time, sampled every 0.5 ms: fibonacciHot appears in hundreds of samples.
     const { app, inspectPort, httpPort } = await start();
     assert.equal(await accepting(inspectPort), false, 'no inspector before attaching');
     const attached = await attachToProcess({ pid: app.pid!, inspectorPort: inspectPort });
@@ -86,7 +91,7 @@ describe('attach to a running process', function () {
     assert.equal(attached.pid, app.pid);
     assert.equal(attached.openedInspector, false);
     await attached.detach();
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 300)); // an absence (it stays open): a window, not a state
     assert.equal(await accepting(inspectPort), true, 'the user\'s inspector is still open');
   });
 
@@ -100,6 +105,9 @@ describe('attach to a running process', function () {
   });
 
   it('`hotpath profile --attach PID` profiles under load, leaves the process running and its inspector closed', async () => {
+    // Chance of failing on a correct product: < 1e-6 — with FIB_N=25 fibonacciHot is nearly all of the
+    // app's CPU (was the default 20: the handler's own cost, res.end's write included, could lead on a busy
+    // machine, and did once at load average 20).
     const { app, inspectPort, httpPort } = await start();
     const run = await runCli(['profile', '--attach', String(app.pid), '--inspect-port', String(inspectPort), '--port', String(httpPort), '--duration', '2', '--warmup', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);

@@ -2,16 +2,23 @@
 // two implementations with a known cost ratio ordered correctly, V8's view of each task, a task V8
 // optimises away flagged, the interleaved comparison's verdict, stored baselines; node:bench on Node
 // 26.9+. The CLI runs on the Node version under test, and so does the benchmark.
+//
+// test-lane: measured — the "measures nothing" flag compares a task's time per call with an empty
+// function's, and the comparisons are verdicts: another suite's load would be noise the sizing excludes.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT, runCli, runCliOn } from '../helpers/cli';
 import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
+import { logVerdict } from '../helpers/verdicts';
 
 const SUITE = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'bench-suite');
-/** Short tasks: the test is about what is found, not precision. */
-const SHORT = ['--env', 'BENCH_TIME_MS=150'];
+/**
+ * Short tasks (the test is about what is found, not precision), but 400 ms each (was 150): a task's mean
+ * per call over a window shorter than the scheduler's bursts on a busy machine moved with them.
+ */
+const SHORT = ['--env', 'BENCH_TIME_MS=400'];
 const task = (doc: any, name: string) => doc.bench.tasks.find((t: any) => t.name === name);
 
 for (const [major, label] of NODE_MATRIX) {
@@ -24,30 +31,47 @@ for (const [major, label] of NODE_MATRIX) {
     });
 
     it('tinybench: per-task ops/s, mean and p99 per op with intervals, V8\'s view; the 4×-work task is slower; the discarded task is flagged', async () => {
-      const measure = async () => {
-        const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', '3', ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 110_000 });
+      // Chance of failing on a correct product, per Node version:
+      // - "fast beats slow": 4× the work per call, over 3 processes. Alone on an idle machine the means
+      //   differ by about the work; with 8 other agents on the 2 cores (load average 10–15), 150 ms tasks
+      //   measured ×1.45–2.8 and 400 ms ones ×1.8–3.3 (6 runs): a log-normal fit of those puts a wrong order
+      //   near 1/1000 at such load, far below it on the idle machine CI and the census run on. The file
+      //   runs alone (measured lane), so no suite of ours adds to that load.
+      // - the discarded task flagged: the flag compares medians per call, and both the task's and the
+      //   empty function's come out at one timer tick (40.0 ns here): flagged in 24 of 24 runs at load
+      //   average 10–15 (Node 20), on every Node version in each clean-clone run here, and in every run of
+      //   the last cycle but one (CI, cause not logged).
+      //   That miss came with the product's own UNSTABLE warning, whose advice is to run more processes:
+      //   the test does so (6 instead of 3), at most twice, and only after a run the product itself marks
+      //   unstable; every run it trusts must flag the task. A failure needs three misses in a row: at the
+      //   one-in-40 rate seen, about 1.6e-5 per Node version, 6e-5 for the four (was one re-measure:
+      //   1/1600 per version, over budget). Each miss logs the task's result.
+      const measure = async (runs: number) => {
+        const run = await runCliOn(node, ['bench', 'checksum.bench.js', '--runs', String(runs), ...SHORT, '--json'], { cwd: SUITE, timeoutMs: 110_000 });
         assert.equal(run.code, 0, run.stderr);
         return run.json();
       };
-      let doc = await measure();
       const flagged = (d: any) => task(d, 'discarded')?.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY');
-      if (!flagged(doc) && doc.bench.tasks.some((t: any) => t.warnings.some((w: any) => w.code === 'UNSTABLE'))) {
-        // The product itself says this run's numbers are not to be trusted (another program took the CPU:
-        // CI once measured the discarded task above 1.25× the empty function). Measure again, as its advice says.
-        console.log(`      # unstable run, measured again: discarded ${JSON.stringify(task(doc, 'discarded'))?.slice(0, 300)}`);
-        doc = await measure();
+      const unstable = (d: any) => d.bench.tasks.some((t: any) => t.warnings.some((w: any) => w.code === 'UNSTABLE'));
+      let doc = await measure(3);
+      for (let again = 0; again < 2 && !flagged(doc) && unstable(doc); again++) {
+        // The product says this run's numbers are not to be trusted (another program took the CPU: CI once
+        // measured the discarded task above 1.25× the empty function). Measure again, as its advice says.
+        console.log(`      # unstable run, measured again with 6 processes: discarded ${JSON.stringify(task(doc, 'discarded'))?.slice(0, 400)}`);
+        doc = await measure(6);
       }
       assert.equal(doc.bench.harness, 'tinybench');
       assert.match(doc.bench.nodeVersion, new RegExp(`^v${major}\\.`));
       assert.deepEqual(doc.bench.tasks.map((t: any) => t.name), ['slow', 'fast', 'discarded']);
       for (const t of doc.bench.tasks) {
         for (const key of ['name', 'opsPerSec', 'rme', 'samples', 'meanNs', 'p99Ns', 'v8', 'warnings']) assert.ok(key in t, `tasks[].${key}`);
-        assert.ok(t.opsPerSec > 0 && t.meanNs > 0 && t.p99Ns > 0 && t.samples > 0 && t.runs === 3, JSON.stringify(t));
+        assert.ok(t.opsPerSec > 0 && t.meanNs > 0 && t.p99Ns > 0 && t.samples > 0 && (t.runs === 3 || t.runs === 6), JSON.stringify(t));
         assert.ok(t.meanNsCi.low <= t.meanNs && t.meanNs <= t.meanNsCi.high);
         assert.ok(t.v8 && typeof t.v8.tier === 'string', `V8's view of ${t.name}: ${JSON.stringify(t.v8)}`);
       }
       const slow = task(doc, 'slow');
       const fast = task(doc, 'fast');
+      console.log(`      # slow ${Math.round(slow.meanNs)} ns, fast ${Math.round(fast.meanNs)} ns per call (×${(slow.meanNs / fast.meanNs).toFixed(2)}); discarded: ${task(doc, 'discarded').warnings.map((w: any) => w.code).join(', ')}`);
       assert.ok(fast.opsPerSec > slow.opsPerSec, `fast (one pass) beats slow (four passes): ${fast.opsPerSec} vs ${slow.opsPerSec}`);
       assert.ok(flagged(doc), JSON.stringify(task(doc, 'discarded')));
       assert.ok(!slow.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY') && !fast.warnings.some((w: any) => w.code === 'OPTIMIZED_AWAY'));
@@ -56,6 +80,8 @@ for (const [major, label] of NODE_MATRIX) {
 
     if (Number(major) >= 26) {
       it('node:bench: the same two checksums, ordered, with V8\'s view', async () => {
+        // Chance of failing on a correct product: about 3e-4 — 4× the work per call (as above) over 2 processes: z ≈ 3.4.
+
         const run = await runCliOn(node, ['bench', 'checksum.node-bench.js', '--runs', '2', '--json'], { cwd: SUITE, timeoutMs: 230_000 });
         assert.equal(run.code, 0, run.stderr);
         const doc = run.json();
@@ -77,9 +103,14 @@ describe('hotpath bench: comparisons and baselines', function () {
 
   it('--compare slow,fast: interleaved process pairs; the verdict says "faster" with a ratio below 1', async () => {
     // Adaptive pairs (5 to 20, until ±3%): on a machine busy with other tests a fixed few pairs can be too few.
+    // Chance of failing on a correct product: < 1e-6. A 4× difference in work (log ratio ≈ 1.1–1.4) against
+    // a paired interval that the engine narrows to ±3% or runs 20 pairs for: "faster" needs the interval
+    // below 1, which only a pair SD above ~0.5 on the log scale could prevent, and pairs of one machine
+    // moment cancel what load does to both.
     const run = await runCli(['bench', path.join(SUITE, 'checksum.bench.js'), '--runs', '1', '--tasks', 'slow,fast', '--compare', 'slow,fast', '--env', 'BENCH_TIME_MS=300', '--no-v8', '--json'], { cwd, timeoutMs: 290_000 });
     assert.equal(run.code, 0, run.stderr);
     const c = run.json().bench.comparison;
+    logVerdict('bench --compare slow,fast', c);
     assert.equal(c.kind, 'tasks');
     assert.equal(c.verdict, 'faster', JSON.stringify(c));
     assert.ok(c.pairs >= 5 && c.pairs <= 20);
@@ -89,6 +120,7 @@ describe('hotpath bench: comparisons and baselines', function () {
   });
 
   it('--save then --baseline: stored per-process means, compared on the ratio scale; a missing baseline says how to make one', async () => {
+    // No random outcome asserted: any of the three verdicts (and exit 0 or 3) is accepted.
     const base = ['bench', path.join(SUITE, 'checksum.bench.js'), '--runs', '2', '--tasks', 'fast', ...SHORT, '--no-v8', '--json'];
     const saved = await runCli([...base, '--save', 'checksum'], { cwd, timeoutMs: 200_000 });
     assert.equal(saved.code, 0, saved.stderr);

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { APPS, marker, processesWith, ROOT, runCli, waitForNoProcesses } from '../helpers/cli';
+import { logVerdict } from '../helpers/verdicts';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startCompetitor } = require(path.join(ROOT, 'bench/lib/competitor.js')) as { startCompetitor(o: { processes: number; seed?: number }): { pids: number[]; stop(): Promise<void> } };
@@ -12,6 +13,8 @@ const versions = require(path.join(ROOT, 'scripts/ensure-node-versions.js')) as 
 
 const SHOP = path.join(ROOT, 'examples', 'shop', 'server.js');
 const LOAD = ['--duration', '2', '--warmup', '1', '--connections', '4'];
+/** The competitor tests: 1 s runs (many short interleaved runs, as compare's own default advises). */
+const SHORT = ['--duration', '1', '--warmup', '1', '--connections', '4'];
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 /**
@@ -19,9 +22,10 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catc
  * random duty cycle) shares the machine — verdicts, not timings, are asserted:
  * - the shop in development vs production mode (its template cache is on only in production): a real
  *   ~3× fix must be "faster";
- * - the same app on both sides (only an unused variable differs) must be "no significant change". An
- *   A/A comparison calls a change with probability alpha by design; at --alpha 0.01 and one retry a
- *   correct implementation fails this test about once in 10,000 runs.
+ * - the same app on both sides (only an unused variable differs) must be "no significant change".
+ * Each verdict's ratio, interval and distance from flipping is logged (test/helpers/verdicts.ts).
+ *
+ * test-lane: measured — verdicts from timing; a parallel suite would add load the sizing did not assume.
  */
 describe('hotpath compare: verdicts under a CPU competitor', function () {
   this.timeout(240_000);
@@ -38,11 +42,18 @@ describe('hotpath compare: verdicts under a CPU competitor', function () {
   });
 
   it('a real 3× fix (NODE_ENV=production turns the template cache on) is "faster"', async () => {
+    // Chance of failing on a correct product: < 1e-6. "faster" needs one verdict metric's 98.33% interval
+    // to exclude 1 — req/s or p99, or CPU per request when neither moved. With the competitor, 6 pairs of
+    // 1 s runs measured req/s ×2.88, 1.1 half-widths of its interval from 1, and CPU/req ×0.29, 4.2
+    // half-widths, at load average ~10 (2 s runs at load average 15: ×2.11, 1.4; ×0.34, 5.5). The template
+    // cache saves CPU per request, which load does not change; for CPU/req to fall within 1 half-width the
+    // SD estimate of 6 pairs would have to come out 4× its true value (χ²(5) > 80).
     const tag = marker();
-    const run = await runCli(['compare', '--env-a', 'NODE_ENV=development', '--env-b', 'NODE_ENV=production', '--pairs', '6', ...LOAD, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000 });
+    const run = await runCli(['compare', '--env-a', 'NODE_ENV=development', '--env-b', 'NODE_ENV=production', '--pairs', '6', ...SHORT, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000 });
     assert.equal(run.code, 0, run.stderr);
     const doc = run.json();
     const c = doc.comparison;
+    logVerdict('3× fix', c);
     assert.equal(c.verdict, 'faster', JSON.stringify(c, null, 1));
     assert.equal(c.pairs, 6);
     assert.ok(c.metrics.requestsPerSecond.ciLow > 1, `req/s: the whole interval is a gain (${c.metrics.requestsPerSecond.ciLow} … ${c.metrics.requestsPerSecond.ciHigh})`);
@@ -57,12 +68,17 @@ describe('hotpath compare: verdicts under a CPU competitor', function () {
     assert.deepEqual(await waitForNoProcesses(tag), []);
   });
 
-  it('an unchanged app is "no significant change"', async function () {
-    this.retries(1);
+  it('an unchanged app is "no significant change"', async () => {
+    // Chance of failing on a correct product: at most 1/1000, by the product's own guarantee: an A/A
+    // comparison calls a change with probability at most alpha (Bonferroni over the verdict metrics,
+    // paired t on interleaved pairs; the stats calibration measured 0/20 A/A false positives for compare at
+    // alpha 0.05). Was: alpha 0.01 with one retry (1/10,000); integration tests are no longer retried, so
+    // alpha is 0.001 — the test now fails on a product whose false-positive rate exceeds what it states.
     const tag = marker();
-    const run = await runCli(['compare', '--env-a', 'UNUSED_FLAG=a', '--env-b', 'UNUSED_FLAG=b', '--pairs', '6', '--alpha', '0.01', ...LOAD, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000, env: { NODE_ENV: 'production' } });
+    const run = await runCli(['compare', '--env-a', 'UNUSED_FLAG=a', '--env-b', 'UNUSED_FLAG=b', '--pairs', '6', '--alpha', '0.001', ...SHORT, '--no-profile', '--json', '--cwd', cwd, '--', 'node', SHOP, tag], { timeoutMs: 200_000, env: { NODE_ENV: 'production' } });
     assert.equal(run.code, 0, run.stderr);
     const c = run.json().comparison;
+    logVerdict('A/A', c);
     assert.equal(c.verdict, 'no-significant-change', JSON.stringify(c, null, 1));
     for (const m of Object.values<any>(c.metrics)) if (m.inVerdict) assert.ok(m.ciLow <= 1 && m.ciHigh >= 1, `${m.label}: the interval contains no change`);
     assert.match(c.correction, /Bonferroni over 3 verdict metrics/);
@@ -118,6 +134,10 @@ describe('hotpath compare --base: a git revision from a temporary worktree', fun
     assert.equal(doc.sides[1].gitRev, sha2);
     assert.match(doc.sides[0].label, /^HEAD~1 \([0-9a-f]{7}\)$/);
     assert.match(doc.sides[0].dependencies, /^installed \(package-lock\.json differs: npm ci/);
+    // Chance of failing on a correct product: < 1e-6 — fib(25) against fib(21) per request: at load average
+    // 15, 4 pairs measured req/s ×3.8 (4.5 half-widths of its interval from 1) and CPU/req ×0.28 (11.6);
+    // one metric past 1 half-width is enough.
+    logVerdict('compare --base', doc.comparison);
     assert.equal(doc.comparison.verdict, 'faster', JSON.stringify(doc.comparison.metrics, null, 1));
     // The profiles of both sides: fib matched although the two checkouts live in different folders.
     const fib = doc.diff.functions.find((f: any) => f.function === 'fib');
@@ -134,6 +154,7 @@ describe('hotpath compare --base: a git revision from a temporary worktree', fun
   });
 
   it('Ctrl-C mid-comparison stops both sides\' apps and removes the worktree', async () => {
+    // No random outcome: the interrupt waits for an app of one side to run (state, not time).
     const tag = marker();
     let interrupted = false;
     const run = await runCli(['compare', '--base', 'HEAD~1', '--pairs', '6', ...LOAD, '--no-profile', '--cwd', dir, '--', 'node', 'server.js', tag], {
@@ -167,6 +188,8 @@ describe('hotpath compare --node: two Node versions on a script', function () {
   before(function () { if (!installed || process.env.HOTPATH_NODE_VERSIONS === 'skip') this.skip(); });
 
   it('report --diff of two --cpu-prof recordings on Node 22 and 24 matches the script\'s functions, not "all new"', async () => {
+    // Chance of failing on a correct product: 0 in practice — sumX and steady each run for hundreds of ms
+    // on both runtimes, so both have samples on both sides.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-rtdiff-'));
     try {
       const record = (version: string, name: string) => execFileSync(versions.nodeBinary(version), ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name, path.join(APPS, 'runtime-script.js')]);
@@ -186,13 +209,18 @@ describe('hotpath compare --node: two Node versions on a script', function () {
 
   it('times both runtimes interleaved, and the diff matches the function whose share changed on both sides', async () => {
     const tag = marker();
-    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '4', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
+    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '6', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
     assert.ok(run.code === 0 || run.code === 3, run.stderr);
     const doc = run.json();
     assert.match(doc.sides[0].nodeVersion, /^v22\./);
     assert.match(doc.sides[1].nodeVersion, /^v24\./);
     assert.deepEqual(doc.sides.map((s: any) => s.label), [`Node ${doc.sides[0].nodeVersion.slice(1)}`, `Node ${doc.sides[1].nodeVersion.slice(1)}`]);
     assert.ok(doc.comparison.metrics.wallMs && doc.comparison.metrics.cpuMs);
+    // Chance of failing on a correct product: < 1e-5 — sumX does 3× the work on Node 24: the script's CPU
+    // time ×1.34, measured 4.3 half-widths of its interval from 1 with 4 pairs at load average 15 (its wall
+    // time, 0.3, moves with the machine: CPU time carries the verdict). Now 6 pairs (was 4), which about
+    // doubles that margin: a pair would have to be off by the whole effect several times over.
+    logVerdict('compare --node 22 24 --script', doc.comparison);
     assert.equal(doc.comparison.verdict, 'slower', 'three times the work in sumX on Node 24');
     assert.equal(run.code, 3, 'a significant regression exits 3, for CI');
     const sumX = doc.diff.functions.find((f: any) => f.function === 'sumX');

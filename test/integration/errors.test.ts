@@ -1,3 +1,4 @@
+// test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -67,6 +68,8 @@ describe('bad input and interruptions', function () {
   });
 
   it('app crashes while being profiled: keeps the profile captured until then', async () => {
+    // Chance of failing on a correct product: < 1e-6 — 1.5 s of requests that each run crunchBeforeCrash
+    // for milliseconds before the crash: it is in hundreds of samples of the saved profile at any load.
     const tag = marker();
     const run = await runCli(['profile', '--duration', '4', '--warmup', '0', '--connections', '2', '--json', '--out', dir, '--', 'node', path.join(APPS, 'crash-mid-load.js'), tag], { timeoutMs: 60_000 });
     const doc = run.json();

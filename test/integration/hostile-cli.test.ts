@@ -3,6 +3,8 @@
  * escapes (OSC 52 clipboard writes, screen clears, cursor moves, OSC 8 links), line breaks and bidi
  * overrides. Nothing of it may reach the terminal raw — not in the table, the headline, the warnings,
  * the error messages, nor in the `--json` document.
+ *
+ * test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';

@@ -60,6 +60,11 @@ describe('async hops on a real pg service against PostgreSQL', function () {
       after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
       it('pg\'s row parsing has no user caller, runs from pg-protocol\'s socket callback, and makes the driver the heavy package', async () => {
+        // Chance of failing on a correct product: < 1e-6. Shares of a 3 s profile (sampling error ~1.5
+        // points) measured 51–60% total for pg and 64–71% for pg-protocol, ~40% of the profile's self time
+        // from the socket callback (issue 9's table, Node 20–26), against thresholds of 15; every request
+        // parses 2,000 rows, so the driver dominates whatever the machine. The callers and origins asserted
+        // are the shape of pg's stacks, not a measurement.
         const tag = marker();
         const run = await runCliOn(node, ['profile', ...LOAD, '--env', `DATABASE_URL=${pg!.url}`, '--path', '/report', '--json', '--out', out, '--', node, 'server.js', tag], { cwd: APP, timeoutMs: 90_000 });
         assert.equal(run.code, 0, run.stderr);

@@ -4,6 +4,8 @@
  * mode only the process Hotpath profiles remotely pauses. Wrappers (`npx` here, through its real
  * /usr/bin symlink) are not profiled: `npx marked` gives one profile per working process, no
  * duplicated rows and no Hotpath frames among the hotspots (issue 9, item 6).
+ *
+ * test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -88,6 +90,8 @@ describe('script mode through wrappers and child processes', function () {
   }
 
   it('`npx marked` (a real npm tool, local devDependency): the tool is the profile, npx is not profiled', async () => {
+    // Chance of failing on a correct product: < 1e-6 — marked converts 6,000 sections (seconds of CPU), so
+    // its own functions are sampled at any load; the rest is which processes were profiled (structure).
     const tag = marker();
     const md = path.join(out, 'big.md');
     const section = (i: number) => `## Section ${i}\n\nSome *emphasis*, **strong**, \`code\` and a [link](https://example.com/${i}).\n\n- item one\n- item two with _more_ text\n\n| a | b |\n|---|---|\n| ${i} | ${i * 2} |\n\n\`\`\`js\nconst x${i} = ${i};\n\`\`\`\n\n`;
@@ -106,6 +110,9 @@ describe('script mode through wrappers and child processes', function () {
   });
 
   it('a script with 20 short children: one profile for the working process, the children labelled or left out', async () => {
+    // Chance of failing on a correct product: < 1e-6 — parentWork is the parent's loop; how many of the
+    // children get profiles of their own may vary with timing, and the test accepts either way (a
+    // warning when some are left out).
     const tag = marker();
     const run = await runCli(['profile', '--script', '--json', '--out', out, '--', 'node', path.join(APPS, 'spawn-children.js'), tag], { timeoutMs: 150_000 });
     assert.equal(run.code, 0, run.stderr);

@@ -1,6 +1,8 @@
 // Which request the load sends, on real apps (issue 14, item 1): the route tables the preload reads in
 // Express 4, Express 5, NestJS-on-Express and Fastify 5 apps, the URL an app prints being loaded when no --path is
 // given, and a warm-up answered only with 404 stopping the run with the paths the app serves.
+//
+// test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

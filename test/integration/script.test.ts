@@ -1,3 +1,4 @@
+// test-lane: quick — core paths on this machine's Node, in seconds: part of `npm run test:quick`.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +12,8 @@ describe('hotpath profile --script', function () {
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
   it('profiles a script to completion, startup included', async () => {
+    // Chance of failing on a correct product: < 1e-6 — crunch is the script's loop, startupWork runs for
+    // tens of ms at module load: both are sampled at any load (a slow machine only adds samples).
     const tag = marker();
     const run = await runCli(['profile', '--script', '--json', '--out', out, '--', 'node', path.join(APPS, 'cpu-script.js'), tag]);
     assert.equal(run.code, 0, run.stderr);

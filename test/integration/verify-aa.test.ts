@@ -11,6 +11,9 @@
  * own baseline, then a verify) fail the test only when at least three give a false verdict:
  * P = 4·0.05³·0.95 + 0.05⁴ ≈ 4.8 × 10⁻⁴ < 1/1,000 on a correct product. A product that calls half of
  * unchanged apps changed fails it 5 times in 16; one that always does, every time.
+ *
+ * test-lane: measured — the 5% is the rate on a machine whose load does not change between the baseline
+ * and the verify; a parallel suite starting or ending between them is the drift the sizing did not assume.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

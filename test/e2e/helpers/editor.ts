@@ -46,7 +46,11 @@ export function lensesWithLines(page: Page): Promise<LensAt[]> {
   });
 }
 
-export interface HotLine { text: string; after: string; x: number; y: number; where: 'after' | 'above' }
+/**
+ * `after`: the line's after-texts joined with ' ' (or the lens row's text, `where: 'above'`); `labels`: the
+ * same one by one — a hot line can carry a "blocked the loop" label beside its CPU label.
+ */
+export interface HotLine { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above' }
 
 /**
  * Visible editor lines that carry a hot-line label ("4.2% · 61 ms"), with a point on their code to
@@ -68,17 +72,17 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
   return page.evaluate(({ source, flags, icon }) => {
     const re = new RegExp(source, flags);
-    const out: { text: string; after: string; x: number; y: number; where: 'after' | 'above' }[] = [];
+    const out: { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above' }[] = [];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const viewLines = [...editor.querySelectorAll('.view-lines .view-line')];
-      const found: { line: Element; after: string; where: 'after' | 'above' }[] = [];
+      const found: { line: Element; after: string; labels: string[]; where: 'after' | 'above' }[] = [];
       for (const line of viewLines) {
-        const after = [...line.querySelectorAll('span[class*="ced-"]')]
+        const labels = [...line.querySelectorAll('span[class*="ced-"]')]
           .map((el) => getComputedStyle(el, '::after').content)
           .filter((c) => c && c !== 'none' && c !== 'normal')
-          .map((c) => c.replace(/^"|"$/g, ''))
-          .join(' ');
-        if (re.test(after)) found.push({ line, after, where: 'after' });
+          .map((c) => c.replace(/^"|"$/g, ''));
+        const after = labels.join(' ');
+        if (re.test(after)) found.push({ line, after, labels, where: 'after' });
       }
       for (const mark of editor.querySelectorAll(`.codelens-decoration .codicon-${icon}`)) {
         const lens = mark.closest('a') ?? mark.parentElement!;
@@ -91,12 +95,12 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
         const widget = lens.closest('.codelens-decoration');
         if (widget && getComputedStyle(widget).visibility === 'hidden') continue;
         const below = viewLines.map((l) => ({ l, top: l.getBoundingClientRect().top })).filter((x) => x.top >= r.bottom - 2).sort((a, b) => a.top - b.top)[0]?.l;
-        if (below) found.push({ line: below, after: text, where: 'above' });
+        if (below) found.push({ line: below, after: text, labels: [text], where: 'above' });
       }
       for (const f of found) {
         const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
         const r = (token ?? f.line).getBoundingClientRect();
-        out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
+        out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, labels: f.labels, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
       }
     }
     return out;

@@ -2,6 +2,7 @@
 // a deliberate 150 ms block of the loop must come back as an episode of about that length, GCs forced
 // by allocation as gc entries, and the global must be gone afterwards.
 import * as assert from 'node:assert/strict';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { INSTALL_MONITOR_EXPRESSION, MONITOR_KEY, REMOVE_MONITOR_EXPRESSION, startMonitorExpression, STOP_MONITOR_EXPRESSION, type MonitorReport } from '../../../src/core/loop/monitorScript';
 
 const evaluate = (expression: string): unknown => (0, eval)(expression);
@@ -12,9 +13,17 @@ describe('event-loop monitor (the script evaluated in the app)', function () {
   afterEach(() => { evaluate(REMOVE_MONITOR_EXPRESSION); });
 
   it('reports a blocked turn with its start and end on the monotonic clock, delay, utilization and GC pauses', async () => {
+    // Chance of failing on a correct product: 0 — the block is a 150 ms busy loop on the wall clock (a
+    // busy machine only lengthens it), 3 million short-lived arrays always fill the young generation,
+    // and the test waits until GC entries have been delivered to observers (was a fixed 50 ms: in a
+    // clean-clone run at load average 11 the monitor's gc observer had not been called yet, count 0).
     assert.equal(evaluate(INSTALL_MONITOR_EXPRESSION), true);
     assert.equal(evaluate(INSTALL_MONITOR_EXPRESSION), true, 'installing twice is harmless');
     assert.equal(evaluate(startMonitorExpression({ resolutionMs: 10, thresholdMs: 20, maxEpisodes: 100 })), true);
+    // An observer of our own, created after the monitor's: once it has seen a gc entry, so has the monitor's.
+    let gcSeen = 0;
+    const gcObserver = new PerformanceObserver((list) => { gcSeen += list.getEntries().length; });
+    gcObserver.observe({ entryTypes: ['gc'] });
     await sleep(30);
     const before = Number(process.hrtime.bigint() / 1000n);
     const end = Date.now() + 150;
@@ -25,6 +34,9 @@ describe('event-loop monitor (the script evaluated in the app)', function () {
     for (let i = 0; i < 3e6; i++) keep += [i, { i }].length;
     assert.ok(keep > 0);
     await sleep(50);
+    for (const deadline = Date.now() + 10_000; gcSeen === 0 && Date.now() < deadline;) await sleep(10);
+    gcObserver.disconnect();
+    await new Promise((r) => setImmediate(r));
     const report = JSON.parse(evaluate(STOP_MONITOR_EXPRESSION) as string) as MonitorReport;
     const spans: [number, number][] = [];
     for (let i = 0; i < report.episodes.length; i += 2) spans.push([report.episodes[i], report.episodes[i + 1]]);

@@ -49,6 +49,8 @@ describe('request path: what the app announces at startup', () => {
     assert.deepEqual(a.on(3006), [{ port: 3006, path: '/api/stores' }]);
     const t = Date.now();
     await a.settle(9999, 50);
+    // Chance of failing on a correct product: < 1e-6 — a 50 ms grace timer; 2 s is for one that waited for
+    // an URL that never comes.
     assert.ok(Date.now() - t < 2000, 'gives up after its grace period');
     const b = new StartupAnnouncements();
     b.push('x\n'.repeat(5000) + 'late http://127.0.0.1:1/late\n');

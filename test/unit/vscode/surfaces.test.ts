@@ -190,7 +190,8 @@ describe('VS Code surfaces with hostile profile text', () => {
       (session as unknown as { sendEvent(e: { event: string; body?: { output?: string } }): void }).sendEvent = (e) => { if (e.event === 'output') output.push(e.body!.output!); };
       (session as unknown as { sendResponse(): void }).sendResponse = () => undefined;
       (session as unknown as { launchRequest(r: unknown, a: unknown): void }).launchRequest({}, { mode: 'profile', command: ['node', `app${hostile}.js`], env: { NODE_ENV: 'production' } });
-      await new Promise((r) => setTimeout(r, 20));
+      // The launch runs on: wait for its output (state), not for a fixed time.
+      for (const deadline = Date.now() + 5000; output.length < 3 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
       assert.ok(output.length >= 3, output.join(''));
       // eslint-disable-next-line no-control-regex
       for (const o of output) assert.doesNotMatch(o.replace(/\n$/, ''), /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/, JSON.stringify(o));
