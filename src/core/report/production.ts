@@ -81,7 +81,7 @@ export interface ProfileAllocations {
 
 /** A heap profile's sites, by function, in its own unit (bytes or objects). */
 export function allocationsSection(a: ProfileAllocations, origin: ProfileOrigin | undefined, max = 15): Section {
-  const rows = a.sites.slice(0, max).map((s) => ({ cells: [fn(s.function), loc(s.file, s.line), amountNum(origin, s.bytes), pct(s.pct), code(whereOf(s))] }));
+  const rows = a.sites.slice(0, max).map((s) => ({ cells: [fn(s.function), loc(s.file, s.line), amountNum(origin, s.bytes), pct(s.pct), whereOf(s) ? code(whereOf(s)) : ''] }));
   return section('memory', [
     text([[code(a.sampleType), ': ', amountNum(origin, a.total), ' in all.']]),
     table([['function', 'Function'], ['location', 'Location'], ['amount', a.unit === 'bytes' ? 'Bytes' : 'Objects'], ['pct', 'Share'], ['where', 'Where']], rows,

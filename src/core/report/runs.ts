@@ -36,7 +36,9 @@ export function profileHeadline(hotspots: ThreadHotspot[], tail: Inline): Inline
   }
   const part = user.ownParts[0];
   const parts: Inline = part && ownMatters(user) ? [' (', fn(part.function), part.callLine ? `, line ${part.callLine}` : '', ')'] : '';
-  return [fn(user.function), ' in ', loc(user.file, user.line), ': ', pct(user.ownPct), ' own', parts, tail];
+  // A run with worker threads: which thread, and that the share is of that thread's time (as the CLI ranks them).
+  const thread: Inline = new Set(hotspots.map((h) => h.thread)).size > 1 ? [' on thread ', code(user.thread)] : '';
+  return [fn(user.function), ' in ', loc(user.file, user.line), thread, ': ', pct(user.ownPct), ' own', thread ? ' of its thread\'s time' : '', parts, tail];
 }
 
 function filesSection(r: ProfileResult | ScriptResult, options: ReportOptions): Section {
