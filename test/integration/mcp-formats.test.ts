@@ -10,7 +10,6 @@
  *   profile on disk (with `<profile>.threads.json`).
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,9 +17,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { APPS, CLI, marker, ROOT, waitForNoProcesses } from '../helpers/cli';
 import { gzipPprof } from '../helpers/pprofBuilder';
+import { PRODUCER, runNode, wallProfileFromAway } from '../helpers/pprofProducer';
 
 const BUDGET = 8000;
-const PRODUCER = path.join(APPS, 'pprof-producer.js');
 const SOURCE = fs.readFileSync(PRODUCER, 'utf8').split('\n');
 const lineOf = (text: string) => SOURCE.findIndex((l) => l.includes(text)) + 1;
 const declOf = (name: string) => SOURCE.findIndex((l) => l.startsWith(`function ${name}(`)) + 1;
@@ -48,15 +47,7 @@ async function ok(client: Client, name: string, args: Record<string, unknown>): 
   return r;
 }
 
-function run(args: string[], cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('exit', (code) => { clearTimeout(timer); if (code === 0) resolve(); else reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`)); });
-  });
-}
+const run = runNode;
 
 describe('hotpath mcp: read tools on pprof, 0x and a run\'s worker threads', function () {
   this.timeout(600_000);
@@ -140,16 +131,11 @@ describe('hotpath mcp: read tools on pprof, 0x and a run\'s worker threads', fun
     });
 
     it('another machine\'s paths: not found (and why) until `mapPath` says where they are', async () => {
-      const away = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-away-'));
-      const deployed = path.join(away, 'srv', 'apps');
-      fs.mkdirSync(deployed, { recursive: true });
-      fs.copyFileSync(PRODUCER, path.join(deployed, 'pprof-producer.js'));
-      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(away, 'node_modules'));
       const file = path.join(dir, 'away.pb.gz');
-      await run([path.join(deployed, 'pprof-producer.js'), 'datadog-wall', file], deployed);
-      fs.rmSync(away, { recursive: true, force: true });
+      const remote = await wallProfileFromAway(file);
+      const deployed = path.dirname(remote);
       const flat = await ok(client, 'hotpath_hot_lines', { profile: file, limit: 3 });
-      assert.ok(textOf(flat).includes(`not found: \`${path.join(deployed, 'pprof-producer.js')}\` — \`only its file name matches`), textOf(flat));
+      assert.ok(textOf(flat).includes(`not found: \`${remote}\` — \`only its file name matches`), textOf(flat));
       assert.ok(flat.structuredContent.sections.lines[0].rows.every((row: { location: string }) => !row.location.startsWith('pprof-producer.js')), 'nothing on a file that merely has the same name');
       const mapped = await ok(client, 'hotpath_hot_lines', { profile: file, limit: 3, mapPath: { [deployed]: '.' } });
       assert.equal(mapped.structuredContent.sections.lines[0].rows[0].location, `pprof-producer.js:${lineOf('// hot line')}`, textOf(mapped));

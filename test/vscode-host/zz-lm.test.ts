@@ -112,7 +112,7 @@ describe('hotpath language-model tools and MCP server', function () {
     const sub = session.onDidChangeStatus(() => { if (session.status.kind === 'running') titles.push(session.status.title); });
     let result;
     try {
-      result = await host().call('hotpath_bench', { file: 'agent-bench/checksum.bench.js', cwd: 'agent-bench', compare: ['slow', 'fast'], runs: 1, wait: 50 }, { token: new vscode.CancellationTokenSource().token });
+      result = await host().call('hotpath_bench', { file: 'checksum.bench.js', cwd: 'agent-bench', compare: ['slow', 'fast'], runs: 1, wait: 50 }, { token: new vscode.CancellationTokenSource().token });
       for (let i = 0; i < 10 && result.structured.status === 'running'; i++) result = await host().call('hotpath_status', { runId: result.structured.runId }, { token: new vscode.CancellationTokenSource().token });
     } finally {
       sub.dispose();
