@@ -15,7 +15,7 @@ import { renderBench } from './benchOutput';
 import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exitCodes';
-import { renderBaseline, renderProfile, renderReport, renderVerify } from './humanOutput';
+import { renderBaseline, renderProfile, renderVerify } from './humanOutput';
 import { renderLeak } from './memoryOutput';
 import { type AnyResult, errorJson, toJson } from './jsonOutput';
 import { ProgressView } from './progressBar';
@@ -34,9 +34,10 @@ import { runEmergencyStops } from '../core/common/emergency';
 import { checkForLeaks } from '../core/workflow/leakCheck';
 import { readLoadFile } from '../core/load/loadFile';
 import type { LoadOptionsInput } from '../core/load/options';
-import { buildReport, renderMarkdown } from '../core/report';
+import { buildReport, renderMarkdown, renderSectionsTerminal, renderTerminal } from '../core/report';
+import { pprofWrittenSection } from '../core/report/production';
 import { exportRecordedProfiles } from './pprofExport';
-import { renderPprofWritten, reportExtrasJson, renderProductionReport } from './pprofOutput';
+import { reportExtrasJson } from './pprofJson';
 import { ciOutputs } from './ciOutput';
 
 /**
@@ -180,7 +181,7 @@ function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null)
   const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, cwd)} (open it in a browser)\n` : '';
   switch (result.kind) {
     case 'profile': case 'script': return renderProfile(result, cwd) + flameLine;
-    case 'report': return renderProductionReport(result, cwd, renderReport) + flameLine;
+    case 'report': return renderTerminal(buildReport(result, { cwd, flamegraphPath }), { cwd });
     case 'baseline': return renderBaseline(result, cwd);
     case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
     case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
@@ -239,8 +240,12 @@ export async function main(argv: string[]): Promise<number> {
     progress.stop();
     const json = { ...(result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result)), ...reportExtrasJson(result, pprofWritten) };
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
-    const text = args.md ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit }), { cwd: args.cwd }) : render(result, args, flamegraphPath);
-    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text + renderPprofWritten(result, pprofWritten, args.cwd), true));
+    // What --pprof wrote is the model's last section (a report's own export is in its model already).
+    const written = pprofWrittenSection(pprofWritten);
+    const text = args.md
+      ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit, pprofWritten }), { cwd: args.cwd })
+      : render(result, args, flamegraphPath) + (written ? renderSectionsTerminal([written], { cwd: args.cwd }) : '');
+    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text, true));
     // The CI gate (exit 0/3/4 by the policy), --md FILE, and under GitHub Actions the job summary,
     // outputs and annotations (workflow commands: after the report; on stderr beside a JSON document).
     const ci = await ciOutputs(result, args, { flamegraphPath, compareCommand: result.kind === 'verify' && result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined });

@@ -10,7 +10,7 @@
  *   production against local (`report --diff`).
  */
 import { strict as assert } from 'node:assert';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -19,6 +19,7 @@ import { APPS, ROOT, runCli } from '../helpers/cli';
 import { NODE_MATRIX, nodeFor } from '../helpers/nodeVersions';
 import { HOSTILE_NAMES } from '../hostileText';
 import { gzipPprof } from '../helpers/pprofBuilder';
+import { runNode, wallProfileFromAway } from '../helpers/pprofProducer';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findGo } = require('../../scripts/ensure-go.js') as { findGo: () => string | null };
 
@@ -27,15 +28,7 @@ const SOURCE = fs.readFileSync(FIXTURE, 'utf8').split('\n');
 const lineOf = (marker: string) => SOURCE.findIndex((l) => l.includes(marker)) + 1;
 const declOf = (name: string) => SOURCE.findIndex((l) => l.startsWith(`function ${name}(`)) + 1;
 
-function run(args: string[], cwd: string, node = process.execPath): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('exit', (code) => { clearTimeout(timer); if (code === 0) resolve(); else reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`)); });
-  });
-}
+const run = runNode;
 
 /** Runs the fixture (in `dir`) in one of its producer modes. */
 async function produce(dir: string, mode: string, out: string, node?: string): Promise<void> {
@@ -193,15 +186,9 @@ describe('pprof: real producers and consumers', function () {
   });
 
   it('another machine\'s paths: a file-name match is not enough; a two-component suffix or --map-path is', async () => {
-    const away = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-away-'));
-    const deployed = path.join(away, 'srv', 'apps');
-    fs.mkdirSync(deployed, { recursive: true });
-    fs.copyFileSync(FIXTURE, path.join(deployed, 'pprof-producer.js'));
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(away, 'node_modules'));
     const file = path.join(dir, 'away.pb.gz');
-    await run([path.join(deployed, 'pprof-producer.js'), 'datadog-wall', file], deployed);
-    fs.rmSync(away, { recursive: true, force: true });
-    const remote = path.join(deployed, 'pprof-producer.js');
+    const remote = await wallProfileFromAway(file);
+    const deployed = path.dirname(remote);
 
     // Workspace = the fixture folder itself: only the file name is in common.
     const flat = (await runCli(['report', '--json', file], { cwd: APPS })).json();

@@ -5,7 +5,8 @@
  * Hotpath's tools for agents inside the real extension host: `vscode.lm.tools` lists every tool with
  * the registry's schema; `vscode.lm.invokeTool` runs the read-only ones on a fixture profile (no
  * confirmation: they only read); a profile an agent starts updates the editor as the command does
- * (the loaded profile, CodeLens on the hot function, the status bar, no process left); the MCP
+ * (the loaded profile, CodeLens on the hot function, the status bar, no process left), and so does a
+ * benchmark task comparison (the editor's engine runs it: its results on the task lines); the MCP
  * definition provider yields `hotpath mcp`, which answers an MCP client with the same tools.
  */
 import * as assert from 'node:assert/strict';
@@ -82,6 +83,47 @@ describe('hotpath language-model tools and MCP server', function () {
     const live = store.forDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(status.file)));
     assert.ok(live?.functions.some((f) => f.line === status.line! - 1 && f.annotation.function === status.function), `annotations of ${status.file}: ${JSON.stringify(live?.functions.map((f) => [f.annotation.function, f.line + 1]))}`);
     assert.deepEqual(await waitForNoProcesses(mark, 10_000), [], 'the app stopped');
+  });
+
+  it('a benchmark task comparison an agent starts goes through the editor: its results on the task lines, one run at a time', async () => {
+    // A tinybench file in the workspace (tinybench from the bench-suite fixture), two tasks that differ ~4×.
+    const dir = path.join(folder(), 'agent-bench');
+    const fixture = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'bench-suite');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.join(fixture, 'package.json'), path.join(dir, 'package.json'));
+    fs.cpSync(path.join(fixture, 'lib'), path.join(dir, 'lib'), { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(fixture, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    const file = path.join(dir, 'checksum.bench.js');
+    fs.writeFileSync(file, [
+      "import { Bench } from 'tinybench';",
+      "import { checksumFast, checksumSlow } from './lib/checksum.js';",
+      'const data = Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 0);',
+      'let sink = 0;',
+      'const bench = new Bench({ time: 40, warmupTime: 20 });',
+      "bench.add('slow', () => { sink ^= checksumSlow(data); }).add('fast', () => { sink ^= checksumFast(data); });",
+      'await bench.run();',
+      'if (sink === 0.5) console.log(sink);',
+      '',
+    ].join('\n'));
+    const { host } = (await api()).agents;
+    const { session } = await api();
+    // The run is the editor's: the status bar says it runs (the palette's one-run-at-a-time lock holds it).
+    const titles: string[] = [];
+    const sub = session.onDidChangeStatus(() => { if (session.status.kind === 'running') titles.push(session.status.title); });
+    let result;
+    try {
+      result = await host().call('hotpath_bench', { file: 'checksum.bench.js', cwd: 'agent-bench', compare: ['slow', 'fast'], runs: 1, wait: 50 }, { token: new vscode.CancellationTokenSource().token });
+      for (let i = 0; i < 10 && result.structured.status === 'running'; i++) result = await host().call('hotpath_status', { runId: result.structured.runId }, { token: new vscode.CancellationTokenSource().token });
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(result.structured.status, 'done', result.markdown);
+    assert.match(result.markdown, /"fast" against "slow"/, result.markdown);
+    assert.ok(titles.includes('Compare Benchmark Tasks'), `status bar while it ran: ${JSON.stringify([...new Set(titles)])}`);
+    // …and the editor shows its result on the task lines, as "Run Benchmark" does.
+    const tasks = session.benchResultsOf(file);
+    assert.deepEqual(tasks?.map((t) => t.name).sort(), ['fast', 'slow'], `bench results in the editor: ${JSON.stringify(tasks?.map((t) => t.name))}`);
+    assert.equal(session.busy, undefined, 'the run ended');
   });
 
   it('the MCP definition provider yields `hotpath mcp`, which serves the same tools', async () => {

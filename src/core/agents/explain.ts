@@ -11,6 +11,9 @@ import { shortenPaths } from '../report/paths';
 import { roundMs, roundPct } from '../profile/units';
 import { tierText } from '../v8/format';
 import { type AnalyzedProfile, sameFile, v8Of } from './analysis';
+import { threadsNote } from './hotLines';
+import { amountNum, isFunctionLevel } from '../report/production';
+import { threadNote } from '../profile/threads';
 
 export interface ExplainQuery {
   file: string;
@@ -54,7 +57,12 @@ export function explainReport(a: AnalyzedProfile, q: ExplainQuery): Report {
   const name = functionLabel(info);
   const duration = model.durationUs || 1;
   const p = (us: number) => pct(roundPct(us, duration));
-  const m = (us: number) => ms(roundMs(us));
+  // A heap profile's amounts are bytes or objects, never milliseconds.
+  const origin = model.origin;
+  const m = (us: number) => (origin && origin.unit !== 'us' ? amountNum(origin, us) : ms(roundMs(us)));
+  const unit = !origin || origin.unit === 'us' ? 'ms' : origin.unit === 'bytes' ? 'Bytes' : 'Objects';
+  const functionLevel = isFunctionLevel(model);
+  const threads = a.threads ? a.threads.of(f) : [];
   const self = attr.selfUs[f], total = attr.totalUs[f], own = info.category === 'user' ? Math.max(attr.ownUs[f], self) : self;
   const where = whereLabel(info);
   const v8 = v8Of(a, f);
@@ -62,8 +70,10 @@ export function explainReport(a: AnalyzedProfile, q: ExplainQuery): Report {
 
   const facts: Inline[] = [
     [fn(name), ' at ', loc(info.file, info.line), ' — ', info.category === 'user' ? 'your code' : [info.category, where ? [' ', code(where)] : '']],
-    ['Own ', p(own), ' (', m(own), ') · self ', p(self), ' (', m(self), ') · total ', p(total), ' (', m(total), ') of ', ms(model.durationUs / 1000), ' profiled'],
+    ['Own ', p(own), ' (', m(own), ') · self ', p(self), ' (', m(self), ') · total ', p(total), ' (', m(total), ') of ', m(model.durationUs), origin && origin.unit !== 'us' ? [' ', code(origin.sampleType?.type ?? origin.unit), ' in the profile'] : ' profiled'],
   ];
+  if (a.threads) facts.push(['Ran in ', threads.length ? joined(threads.map((t) => code(t)), ', ') : 'no thread with samples', ` — ${threadsNote(a)}`]);
+  if (functionLevel) facts.push('This is a function-level profile: it has only each function\'s start line, so neither the lines its time ran on nor the lines its callers call it from are known (callers are shown at their declarations).');
   if (attr.inlinedUs[f] > 0) facts.push(['Ran inlined into ', joined((attr.inlinedInto.get(f) ?? []).slice(0, 4).map((x) => fn(functionLabel(attr.functions[x.frame]))), ', '), ' for ', m(attr.inlinedUs[f]), ' of its self time']);
   const notPlaced = attr.notPlaced.get(f);
   if (notPlaced && notPlaced.us > 0) facts.push([m(notPlaced.us), ' V8 charged to it could not be placed on a line: ', prose(notPlaced.reasons.join('; '))]);
@@ -71,7 +81,7 @@ export function explainReport(a: AnalyzedProfile, q: ExplainQuery): Report {
 
   const parts = (attr.ownParts.get(f) ?? []).slice(0, 8);
   if (parts.length) {
-    sections.push(section('explain', [table([['function', 'Calls into'], ['where', 'Where'], ['pct', 'Share'], ['ms', 'ms'], ['callLine', 'Called at']], parts.map((part) => {
+    sections.push(section('explain', [table([['function', 'Calls into'], ['where', 'Where'], ['pct', 'Share'], ['ms', unit], ['callLine', 'Called at']], parts.map((part) => {
       const c = attr.functions[part.callee];
       const site = attr.callSites.get(`${f}:${part.callee}`);
       return { cells: [fn(functionLabel(c)), code(partWhere({ ranIn: part.ranIn, category: c.category, package: c.package, file: c.url || c.file })), p(part.us), m(part.us), site?.status === 'placed' ? loc(site.site.file, site.site.line) : site?.status === 'ambiguous' ? `one of lines ${site.lines.map((l) => l.line).join(', ')}` : ''] };
@@ -92,7 +102,7 @@ export function explainReport(a: AnalyzedProfile, q: ExplainQuery): Report {
 
   const callers = callersOf(model, attr, new Set([f]), 8).get(f) ?? [];
   if (callers.length) {
-    sections.push(section('explain', [table([['caller', 'Caller'], ['site', 'Call site'], ['sharePct', 'Share of its time']],
+    sections.push(section('explain', [table([['caller', 'Caller'], ['site', 'Call site'], ['sharePct', unit === 'ms' ? 'Share of its time' : 'Share of its amount']],
       callers.map((c) => ({ cells: [fn(c.function), [loc(c.file, c.line), c.callSite ? '' : c.inlined ? ' (ran inlined there)' : c.candidateLines?.length ? ` (one of lines ${c.candidateLines.join(', ')})` : ' (its declaration)'], pct(c.sharePct)] })),
       { title: 'Callers' })]));
   }
@@ -115,11 +125,14 @@ export function explainReport(a: AnalyzedProfile, q: ExplainQuery): Report {
 
   const top = parts[0];
   const hottest = lines[0];
+  const ranIn = threadNote(threads);
   const headline: Inline = [
-    fn(name), ' (', loc(info.file, info.line), '): ', p(own), ' own · ', p(total), ' total',
+    fn(name), ' (', loc(info.file, info.line), ranIn ? [', ', code(ranIn)] : '', '): ', p(own), ' own · ', p(total), ' total',
+    origin && origin.unit !== 'us' ? [' of ', code(origin.sampleType?.type ?? origin.unit)] : a.threads ? ` of all ${a.threads.labels.length} threads` : '',
     top ? [' · most in ', fn(functionLabel(attr.functions[top.callee])), ' (', p(top.us), ')'] : '',
     hottest ? [' · hottest line ', String(hottest.line), ' (', pct(hottest.ownPct), ')'] : '',
     v8 ? [' · ', code(tierText(v8))] : '',
+    functionLevel ? ' · function-level profile (no line heat)' : '',
   ];
   return { kind: 'explain', headline, sections };
 }

@@ -11,9 +11,10 @@ import { errorMessage, ErrorCode, HotpathError, isHotpathError } from '../common
 import { type Logger, silentLogger } from '../common/logger';
 import { buildReport, type RunResultAny } from '../report';
 import { code, type Inline, line, type Report, section, type SectionId, text } from '../report/model';
+import type { PathMapping } from '../profile/pathMap';
 import type { WorkflowDeps } from '../workflow/profileWithLoad';
 import type { WorkflowProgress } from '../workflow/progress';
-import { type AnalyzedProfile, analyzedRun, ProfileCache } from './analysis';
+import { type AnalyzedProfile, analyzedRun, ProfileCache, type ReadOptions } from './analysis';
 import { type Answer, answerOf, messageAnswer } from './answer';
 import { explainReport } from './explain';
 import { hotLinesReport } from './hotLines';
@@ -30,6 +31,8 @@ export interface AgentEnvironment {
   runBlocked?(): string | undefined;
   /** Runs a request: the core workflows (MCP), or the editor's run controller so the editor shows it (VS Code). */
   run(request: AgentRun, deps: WorkflowDeps): Promise<RunResultAny>;
+  /** Where another machine's paths are in the workspace unless the call says (VS Code: `hotpath.pathMappings`). */
+  pathMappings?(): PathMapping[];
   logger?: Logger;
 }
 
@@ -51,7 +54,10 @@ export interface CallContext {
 /** How often a waiting call repeats the progress when the run itself says nothing new. */
 const HEARTBEAT_MS = 4000;
 
-interface ReadArguments { runId?: string; profile?: string; file?: string; limit?: number; offset?: number; line?: number; function?: string; sections?: SectionId[] }
+interface ReadArguments {
+  runId?: string; profile?: string; file?: string; limit?: number; offset?: number; line?: number; function?: string; sections?: SectionId[];
+  sampleType?: string; labels?: string[]; mapPath?: Record<string, string>;
+}
 
 export class ToolHost {
   readonly jobs = new JobRegistry();
@@ -191,19 +197,43 @@ export class ToolHost {
     }
   }
 
+  /** A run's or a profile file's analysis, read as `hotpath report` and VS Code read it. */
   private async analysisOf(a: ReadArguments, token: CancellationToken): Promise<{ analysis: AnalyzedProfile; cwd: string; source: string }> {
+    const { cwd, file, read } = await this.sourceOf(a, token);
+    if (file !== undefined) return { analysis: await this.profiles.load(file, read, token), cwd, source: JSON.stringify({ profile: a.profile }) };
+    const job = this.jobs.require(a.runId!);
+    return { analysis: await analyzedRun(job.result!, this.profiles, token), cwd, source: JSON.stringify({ runId: job.id }) };
+  }
+
+  /** The run or profile a read tool names, and how to read a profile file (its pprof options, the workspace's path mappings). */
+  private async sourceOf(a: ReadArguments, token: CancellationToken): Promise<{ cwd: string; file?: string; read: ReadOptions }> {
     if ((a.runId === undefined) === (a.profile === undefined)) {
-      throw new HotpathError(ErrorCode.InvalidOption, 'Give either `runId` (a run of this session) or `profile` (a .cpuprofile path), not both and not neither.');
+      throw new HotpathError(ErrorCode.InvalidOption, 'Give either `runId` (a run of this session) or `profile` (a .cpuprofile, pprof file or 0x folder), not both and not neither.');
     }
     if (a.runId !== undefined) {
+      const given = (['sampleType', 'labels', 'mapPath'] as const).filter((k) => a[k] !== undefined);
+      if (given.length) throw new HotpathError(ErrorCode.InvalidOption, `${given.map((k) => `\`${k}\``).join(', ')} read a production profile file: give it as \`profile\` (a run's own profile is read as it was recorded).`);
       const job = this.jobs.require(a.runId);
       if (job.status !== 'done') throw new HotpathError(ErrorCode.InvalidOption, `${job.id} is ${job.status === 'running' ? `still running (${job.progress.message}): wait with hotpath_status {"runId": "${job.id}"}` : `${job.status}: ${job.error?.message ?? ''}`}.`);
-      return { analysis: await analyzedRun(job.result!, this.profiles, token), cwd: this.jobCwd.get(job.id) ?? process.cwd(), source: JSON.stringify({ runId: job.id }) };
+      return { cwd: this.jobCwd.get(job.id) ?? process.cwd(), read: {} };
     }
     const roots = await this.env.roots(token);
     const cwd = roots[0] ?? process.cwd();
-    const file = path.resolve(cwd, a.profile!);
-    return { analysis: await this.profiles.load(file, token), cwd, source: JSON.stringify({ profile: a.profile }) };
+    const labels = (a.labels ?? []).map((l) => {
+      const eq = l.indexOf('=');
+      if (eq <= 0) throw new HotpathError(ErrorCode.InvalidOption, `\`labels\`: "${l.slice(0, 80)}" is not "KEY=VALUE", e.g. "trace endpoint=GET /orders".`);
+      return { key: l.slice(0, eq), value: l.slice(eq + 1) };
+    });
+    const given = Object.entries(a.mapPath ?? {}).map(([from, to]) => {
+      if (!from || !to) throw new HotpathError(ErrorCode.InvalidOption, '`mapPath`: each entry maps a path prefix of the profile to a folder of the workspace, e.g. {"/usr/src/app": "."}.');
+      return { from, to: path.resolve(cwd, to) };
+    });
+    const read: ReadOptions = {
+      ...(a.sampleType !== undefined ? { sampleType: a.sampleType } : {}),
+      ...(labels.length ? { labels } : {}),
+      pathMap: { roots: roots.length ? roots : [cwd], mappings: [...given, ...(this.env.pathMappings?.() ?? [])] },
+    };
+    return { cwd, file: path.resolve(cwd, a.profile!), read };
   }
 
   private async hotLines(a: ReadArguments, ctx: CallContext): Promise<Answer> {
@@ -215,25 +245,23 @@ export class ToolHost {
   }
 
   private async explain(a: ReadArguments, ctx: CallContext): Promise<Answer> {
-    const { analysis, cwd, source } = await this.analysisOf(a, ctx.token);
     if (a.line === undefined && a.function === undefined) throw new HotpathError(ErrorCode.InvalidOption, 'hotpath_explain needs `line` (any line of the function) or `function` (its name) with `file`.');
+    const { analysis, cwd, source } = await this.analysisOf(a, ctx.token);
     const roots = await this.env.roots(ctx.token);
     const report = explainReport(analysis, { file: a.file!, line: a.line, function: a.function, roots, cwd });
     return answerOf(report, { cwd, budget: ctx.budget, extra: { source: JSON.parse(source) } });
   }
 
+  /** A run's report as its tool answered it, or a profile's as `hotpath report` prints it (every section, or those asked for). */
   private async report(a: ReadArguments, ctx: CallContext): Promise<Answer> {
-    if (a.runId !== undefined && a.profile === undefined) {
-      const job = this.jobs.require(a.runId);
-      if (job.status === 'done') {
-        const cwd = this.jobCwd.get(job.id) ?? process.cwd();
-        return answerOf(buildReport(limited(job.result!, a.limit ?? 15), { cwd }), { cwd, budget: ctx.budget, sections: a.sections, extra: { runId: job.id }, moreHint: (b) => moreHint(job.id, b.title) });
-      }
+    const { cwd, file, read } = await this.sourceOf(a, ctx.token);
+    const limit = a.limit ?? 15;
+    if (file === undefined) {
+      const job = this.jobs.require(a.runId!);
+      return answerOf(buildReport(limited(job.result!, limit), { cwd }), { cwd, budget: ctx.budget, sections: a.sections, extra: { runId: job.id }, moreHint: (b) => moreHint(job.id, b.title) });
     }
-    const { analysis, cwd } = await this.analysisOf(a, ctx.token);
-    const { reportProfile } = await import('../workflow/report');
-    const r = await reportProfile(analysis.profilePath, { limit: a.limit ?? 15, token: ctx.token });
-    return answerOf(buildReport(r, { cwd }), { cwd, budget: ctx.budget, sections: a.sections, extra: { profile: analysis.profilePath } });
+    const r = await this.profiles.report(file, read, ctx.token);
+    return answerOf(buildReport(limited(r, limit), { cwd }), { cwd, budget: ctx.budget, sections: a.sections, extra: { profile: r.profilePath } });
   }
 }
 
@@ -243,7 +271,9 @@ function safeReal(p: string): string {
 
 /** A run's rows cut to `limit` (the report tool's page). */
 function limited(r: RunResultAny, limit: number): RunResultAny {
-  return 'hotspots' in r ? { ...r, hotspots: r.hotspots.slice(0, limit), lines: r.lines.slice(0, limit) } as RunResultAny : r;
+  if (!('hotspots' in r)) return r;
+  const allocations = r.kind === 'report' && r.allocations ? { allocations: { ...r.allocations, sites: r.allocations.sites.slice(0, limit) } } : {};
+  return { ...r, hotspots: r.hotspots.slice(0, limit), lines: r.lines.slice(0, limit), ...allocations } as RunResultAny;
 }
 
 /** Where the rest of a cut table is. */

@@ -57,7 +57,13 @@ const load = {
 const target = { command, cwd, env, ...load, wait };
 const source = {
   runId: str('A run of this session (from hotpath_profile or hotpath_startup).'),
-  profile: str('A .cpuprofile file (absolute, or relative to the workspace root) instead of a run.'),
+  profile: str('A profile instead of a run (absolute, or relative to the workspace root): a .cpuprofile (a run\'s main profile brings its worker threads), a pprof file (.pb.gz, .pprof: Datadog, Pyroscope, Cloud Profiler, go tool pprof) or a 0x output folder.'),
+};
+/** How to read a production profile (`profile` only): as `hotpath report`'s --sample-type, --label and --map-path. */
+const read = {
+  sampleType: str('pprof: the sample type to show — cpu, wall, samples, alloc_space, inuse_space, alloc_objects, inuse_objects (default cpu, else wall; the answer lists the profile\'s types). With `profile` only.', { minLength: 1 }),
+  labels: strings('pprof: keep only the samples with these labels, each "KEY=VALUE" (the same key twice: either value; different keys: all), e.g. ["trace endpoint=GET /orders"]. With `profile` only.', { minItems: 1 }),
+  mapPath: stringMap('pprof, 0x: the profile\'s paths under a prefix (another machine\'s) are the workspace\'s under a folder (absolute, or relative to the workspace root), e.g. {"/usr/src/app": "."}. Without it the longest path suffix found in the workspace is used; the answer lists the files not found and why. With `profile` only.'),
 };
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -78,15 +84,15 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'hotpath_hot_lines', title: 'Hot lines of a profile',
     userDescription: 'The lines the time went to, one row per line, with V8 tier and deopts.',
-    description: 'The lines of code the CPU time went to, one row per line, heaviest own time first: `file:line`, the function, own share (self plus the dependency, Node and native code called there: what a change to that line can remove), self and total share and ms, V8 tier, deopts with the top reason, the frame its code ran inlined into, and the callee behind an inclusive line. From a run (`runId`) or any .cpuprofile (`profile`); `file` keeps one file\'s lines; page with `limit` and `offset`. Read-only.',
-    inputSchema: object({ ...source, file: str('Only lines of this file (a path or its end, e.g. "lib/report.js").'), limit: num('Rows (default 15).', 1, 100, true), offset: num('Rows to skip (for the next page).', 0, 100000, true) }),
+    description: 'The lines of code the CPU time went to, one row per line, heaviest own time first: `file:line`, the function, own share (self plus the dependency, Node and native code called there: what a change to that line can remove), self and total share and ms, V8 tier, deopts with the top reason, the frame its code ran inlined into, and the callee behind an inclusive line. From a run (`runId`) or any profile Hotpath opens (`profile`: .cpuprofile, pprof, 0x); a run with worker threads covers every thread (a Thread column; shares of all threads\' time together). A function-level profile (most pprof producers, 0x) has no lines: the answer says so and lists its functions instead; a heap profile lists its allocation sites in bytes or objects. `file` keeps one file\'s lines; page with `limit` and `offset`. Read-only.',
+    inputSchema: object({ ...source, ...read, file: str('Only lines of this file (a path or its end, e.g. "lib/report.js").'), limit: num('Rows (default 15).', 1, 100, true), offset: num('Rows to skip (for the next page).', 0, 100000, true) }),
     startsProcesses: false,
   },
   {
     name: 'hotpath_explain', title: 'Explain a hot function',
     userDescription: 'Callers, callees, own cost, V8\'s story, allocations and advice for one function.',
-    description: 'Everything Hotpath knows about one function of a run or profile, found by `file` with `line` (any line in it) or `function` (its name): own, self and total time; its own cost by callee (the dependency, Node and native code it calls, with the line of each call); its hot lines; its callers with their call-site lines; V8\'s story (tier, optimizations, deopts with reasons and the usual fix, what was inlined, why it was not optimized); allocations and event-loop blocking when the run measured them; and the checklist\'s advice that applies. Use it on a row of hotpath_hot_lines before changing the code. Read-only.',
-    inputSchema: object({ ...source, file: str('The file, as hotpath_hot_lines shows it (or its end).', { minLength: 1 }), line: num('A line of the function (1-based).', 1, 10_000_000, true), function: str('The function\'s name (when no line is given).') }, ['file']),
+    description: 'Everything Hotpath knows about one function of a run or profile, found by `file` with `line` (any line in it) or `function` (its name): own, self and total time; its own cost by callee (the dependency, Node and native code it calls, with the line of each call); its hot lines; its callers with their call-site lines; V8\'s story (tier, optimizations, deopts with reasons and the usual fix, what was inlined, why it was not optimized); allocations and event-loop blocking when the run measured them; and the checklist\'s advice that applies; in a run with worker threads, the threads it ran in. Any profile Hotpath opens (`profile`: .cpuprofile, pprof, 0x). Use it on a row of hotpath_hot_lines before changing the code. Read-only.',
+    inputSchema: object({ ...source, ...read, file: str('The file, as hotpath_hot_lines shows it (or its end).', { minLength: 1 }), line: num('A line of the function (1-based).', 1, 10_000_000, true), function: str('The function\'s name (when no line is given).') }, ['file']),
     startsProcesses: false,
   },
   {
@@ -135,14 +141,14 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'hotpath_bench', title: 'Run a benchmark file',
     userDescription: 'A tinybench or node:bench file in fresh processes, with V8\'s view and expert warnings.',
     description: 'Runs a benchmark file (tinybench, or node:bench on Node 26.9+) in `runs` fresh processes (default 5): per task ops/s, mean and p99 time per operation with 95% intervals across processes, V8\'s tier and deopts of each task, and warnings (optimized away, deoptimized while measured, unstable). `compare: [A, B]` runs tasks A and B interleaved and says whether B is faster. Answers within 50 s or with a runId.',
-    inputSchema: object({ file: str('The benchmark file (absolute, or relative to the workspace root).', { minLength: 1 }), cwd, wait, runs: num('Fresh processes (default 5).', 1, 50, true), tasks: strings('Only these tasks.'), compare: strings('Two task names: is the second faster than the first?', { minItems: 2, maxItems: 2 }) }, ['file']),
+    inputSchema: object({ file: str('The benchmark file (absolute, or relative to `cwd`, which defaults to the workspace root).', { minLength: 1 }), cwd, wait, runs: num('Fresh processes (default 5).', 1, 50, true), tasks: strings('Only these tasks.'), compare: strings('Two task names: is the second faster than the first?', { minItems: 2, maxItems: 2 }) }, ['file']),
     startsProcesses: true,
   },
   {
     name: 'hotpath_report', title: 'Report sections of a run or profile',
     userDescription: 'Markdown sections of any profile or run: summary, hotspots, lines, packages, V8, memory, loop, checks.',
-    description: 'The report of a run (`runId`, any hotpath tool\'s) or of any .cpuprofile (`profile`), as Markdown sections: `sections` chooses among summary, hotspots, lines, packages, v8, memory, loop, checks, warnings, comparison, verdict, diff, files (default: all the run has). Tables are cut to fit the answer; hotpath_hot_lines pages through lines. Read-only.',
-    inputSchema: object({ ...source, sections: { type: 'array', items: { type: 'string', enum: ['summary', 'hotspots', 'lines', 'packages', 'v8', 'memory', 'loop', 'checks', 'warnings', 'comparison', 'verdict', 'diff', 'files', 'routes', 'leak', 'modules', 'advice', 'bench'] }, description: 'Which sections (default all).' }, limit: num('Rows of hotspots and lines (default 15).', 1, 100, true) }),
+    description: 'The report of a run (`runId`, any hotpath tool\'s) or of any profile Hotpath opens (`profile`: .cpuprofile with its worker threads, pprof, 0x), as `hotpath report` gives it, in Markdown sections: `sections` chooses among summary, origin, hotspots, lines, packages, v8, memory, loop, checks, warnings, comparison, verdict, diff, files (default: all the run has). Tables are cut to fit the answer; hotpath_hot_lines pages through lines. Read-only.',
+    inputSchema: object({ ...source, ...read, sections: { type: 'array', items: { type: 'string', enum: ['summary', 'origin', 'hotspots', 'lines', 'packages', 'v8', 'memory', 'loop', 'checks', 'warnings', 'comparison', 'verdict', 'diff', 'files', 'routes', 'leak', 'modules', 'advice', 'bench'] }, description: 'Which sections (default all). `origin`: what a production profile is (format, producer, sample types, lines or functions only, labels, paths not found); `memory` holds a heap profile\'s allocation sites.' }, limit: num('Rows of hotspots and lines (default 15).', 1, 100, true) }),
     startsProcesses: false,
   },
 ];

@@ -80,9 +80,10 @@ export function lineWhat(l: ThreadHotLine): Inline {
   return fn(l.function);
 }
 
-export function linesTable(lines: ThreadHotLine[]) {
-  return table([['location', 'Line'], ['ownPct', 'Own'], ['selfPct', 'Self'], ['totalPct', 'Total'], ['what', 'What runs there']],
-    lines.map((l) => ({ cells: [loc(l.file, l.line), pct(l.ownPct), pct(l.selfPct), pct(l.totalPct), lineWhat(l)] })));
+export function linesTable(lines: ThreadHotLine[], threads = new Set(lines.map((l) => l.thread)).size > 1) {
+  // A run with worker threads ranks each thread's lines (shares of that thread's time): say whose a row is.
+  return table([['location', 'Line'], ['ownPct', 'Own'], ['selfPct', 'Self'], ['totalPct', 'Total'], ['what', 'What runs there'], ...(threads ? [['thread', 'Thread'] as [string, string]] : [])],
+    lines.map((l) => ({ cells: [loc(l.file, l.line), pct(l.ownPct), pct(l.selfPct), pct(l.totalPct), lineWhat(l), ...(threads ? [code(l.thread)] : [])] })));
 }
 
 export function packagesSection(packages: ThreadPackage[], max = 10): Section | undefined {
@@ -152,7 +153,7 @@ export function analysisSections(r: AnalysisFacts, cwd: string, lead?: Inline): 
   return [
     section('summary', [text([...(lead !== undefined ? [lead] : []), summaryLine(r.hotspots)])]),
     section('hotspots', [{ ...hotspotsTable(r.hotspots), title: 'Hotspots (by own cost: self time plus the dependency, Node and native code a function calls directly)' }]),
-    section('lines', [{ ...linesTable(r.lines.slice(0, 10)), title: 'Hot lines', ...(r.lines.length > 10 ? { more: { count: r.lines.length - 10 } } : {}) }]),
+    section('lines', [{ ...linesTable(r.lines.slice(0, 10), new Set(r.lines.map((l) => l.thread)).size > 1), title: 'Hot lines', ...(r.lines.length > 10 ? { more: { count: r.lines.length - 10 } } : {}) }]),
     packagesSection(r.packages),
     v8Section(r.hotspots, r.v8, cwd),
   ].filter((s): s is Section => s !== undefined);

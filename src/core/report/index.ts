@@ -13,6 +13,8 @@ import type { StartupResult } from '../workflow/startup';
 import type { StartupVariantsResult } from '../workflow/startupCompare';
 import { benchReport } from './bench';
 import type { Report } from './model';
+import { pprofWrittenSection } from './production';
+import type { WrittenPprof } from '../pprof/write';
 import { baselineReport, compareReport, leakReport, profileReport, type ReportOptions, reportReport, verifyReport } from './runs';
 import { startupReport, startupVariantsReport } from './startup';
 
@@ -30,10 +32,18 @@ export interface BuildOptions extends ReportOptions {
   limit?: number;
   /** What to run for an interleaved comparison after a verify against an older commit. */
   compareCommand?: string;
+  /** What `--pprof` wrote beside the run's profiles (a report's own export is in its result). */
+  pprofWritten?: readonly WrittenPprof[];
 }
 
-/** The report of any run. */
+/** The report of any run, with what `--pprof` wrote last. */
 export function buildReport(result: RunResultAny, options: BuildOptions): Report {
+  const report = runReport(result, options);
+  const written = result.kind === 'report' ? undefined : pprofWrittenSection(options.pprofWritten ?? []);
+  return written ? { ...report, sections: [...report.sections, written] } : report;
+}
+
+function runReport(result: RunResultAny, options: BuildOptions): Report {
   switch (result.kind) {
     case 'profile': case 'script': return profileReport(result, options);
     case 'report': return reportReport(result, options);

@@ -43,6 +43,8 @@ export interface TableBlock {
   rows: Row[];
   /** Rows left out of `rows`, and how to see them (`offset: 15`). */
   more?: { count: number; hint?: Inline };
+  /** Why there are no rows (a function-level profile's hot lines): said instead of an empty table (the terminal keeps its header). */
+  empty?: Inline;
   /** The column the notes go under (terminal), default 1. */
   notesColumn?: number;
   /** Spaces before the first column (terminal). */
@@ -107,7 +109,7 @@ export type Block = TableBlock | TextBlock | ComparisonBlock;
 export type SectionId =
   | 'title' | 'summary' | 'load' | 'routes' | 'hotspots' | 'lines' | 'packages' | 'v8' | 'memory' | 'loop'
   | 'checks' | 'warnings' | 'files' | 'comparison' | 'verdict' | 'diff' | 'runs' | 'leak' | 'startup'
-  | 'modules' | 'advice' | 'bench' | 'hint' | 'explain';
+  | 'modules' | 'advice' | 'bench' | 'hint' | 'explain' | 'origin';
 
 export interface Section {
   id: SectionId;

@@ -11,6 +11,7 @@ import { analysisSections } from './analysis';
 import { comparisonBlock, functionDiffBlock, v8ChangesSection, VERDICT_WORD, verdictFact, verdictLine } from './comparison';
 import { code, fn, type Inline, int, line, type Line, loc, ms, pathRef, pct, prose, type Report, section, type Section, text } from './model';
 import { checksSection, warningsSection } from './notes';
+import { allocationsHeadline, allocationsSection, amountNum, isFunctionLevel, NO_LINES_NOTE, originSection, pprofWrittenSection } from './production';
 import { displayFile } from './paths';
 import { crashLines, growthLine, leakComparisonLine, leakCulprit, leakSections, loadLine, loopSection, memorySection, routesSection } from './runtime';
 
@@ -35,7 +36,9 @@ export function profileHeadline(hotspots: ThreadHotspot[], tail: Inline): Inline
   }
   const part = user.ownParts[0];
   const parts: Inline = part && ownMatters(user) ? [' (', fn(part.function), part.callLine ? `, line ${part.callLine}` : '', ')'] : '';
-  return [fn(user.function), ' in ', loc(user.file, user.line), ': ', pct(user.ownPct), ' own', parts, tail];
+  // A run with worker threads: which thread, and that the share is of that thread's time (as the CLI ranks them).
+  const thread: Inline = new Set(hotspots.map((h) => h.thread)).size > 1 ? [' on thread ', code(user.thread)] : '';
+  return [fn(user.function), ' in ', loc(user.file, user.line), thread, ': ', pct(user.ownPct), ' own', thread ? ' of its thread\'s time' : '', parts, tail];
 }
 
 function filesSection(r: ProfileResult | ScriptResult, options: ReportOptions): Section {
@@ -72,7 +75,16 @@ export function profileReport(r: ProfileResult | ScriptResult, options: ReportOp
 
 export function reportReport(r: ReportResult, options: ReportOptions): Report {
   const { cwd } = options;
-  const title: Inline = ['Hotpath report: ', pathRef(r.profilePath), ` (${(r.durationMs / 1000).toFixed(2)} s, `, int(r.sampleCount), ' samples)'];
+  const a = r.allocations;
+  const origin = r.model.origin;
+  const size: Inline = a ? amountNum(origin, a.total) : `${(r.durationMs / 1000).toFixed(2)} s`;
+  const title: Inline = ['Hotpath report: ', pathRef(r.profilePath), ' (', size, ', ', int(r.sampleCount), ' samples)'];
+  const head = [section('title', [text([title])], false), originSection(r.model, r.diff?.before.origin ? { path: r.diff.beforePath, model: r.diff.before } : undefined)];
+  const tail = [warningsSection(r.warnings), flamegraphSection(options), pprofWrittenSection(r.pprofExport ? [r.pprofExport] : [])];
+  if (a) {
+    // A heap profile: its sites in bytes or objects instead of the time rankings (which would say "ms").
+    return { kind: 'report', headline: allocationsHeadline(a, origin), sections: present([...head, allocationsSection(a, origin), ...tail]) };
+  }
   const diff = r.diff
     ? [
       section('diff', [{
@@ -82,10 +94,12 @@ export function reportReport(r: ReportResult, options: ReportOptions): Report {
       v8ChangesSection(r.diff.functions, 15, ['before', 'after']),
     ]
     : [];
+  // A function-level profile has no hot lines: the table says why instead of looking empty.
+  const analysis = analysisSections(r, cwd).map((s) => (s.id === 'lines' && isFunctionLevel(r.model) ? { ...s, blocks: s.blocks.map((b) => (b.kind === 'table' ? { ...b, empty: NO_LINES_NOTE } : b)) } : s));
   return {
     kind: 'report',
-    headline: profileHeadline(r.hotspots, [' · ', ms(r.durationMs), ' profiled']),
-    sections: present([section('title', [text([title])], false), ...analysisSections(r, cwd), ...diff, warningsSection(r.warnings), flamegraphSection(options)]),
+    headline: profileHeadline(r.hotspots, [' · ', ms(r.durationMs), ' profiled', isFunctionLevel(r.model) ? ' · function-level profile (no line heat)' : '']),
+    sections: present([...head, ...analysis, ...diff, ...tail]),
   };
 }
 

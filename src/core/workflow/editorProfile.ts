@@ -9,25 +9,18 @@ import { buildAnnotations, runtimeAnnotations, type Annotations, type RuntimeFil
 import { whereLabel } from '../attribution';
 import { allocationLines } from '../memory/sites';
 import type { PathMapOptions } from '../profile/pathMap';
-import { threadsOfFunction } from '../annotate/build';
-import { boundedTextReader } from '../common/boundedRead';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
 import { buildDiffPayload, buildFlamePayload, type DiffOptions } from '../flame';
-import { applySourceMaps, loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
-import { modelFromRaw } from '../profile/model';
-import { readPadded } from '../profile/read';
-import { scanProfile } from '../profile/scanner';
-import { ALL_THREADS, mergedThreadModel, threadsOfFunctions, threadSummary, type ThreadPart } from '../profile/threads';
+import { loadProfile, type ProfileModel } from '../profile';
 import { addV8FlameExtras } from '../v8/flameExtras';
-import { mergeV8Signals } from '../v8/mergeThreads';
-import { readV8Sidecar } from '../v8/sidecar';
 import type { V8FunctionSignals } from '../v8/types';
 import type { FlamePayload } from '../../shared/flame/payload';
 import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type ThreadPackage } from './analyze';
 import { savedAttribution } from './savedAttribution';
 import type { InlineSource } from '../flame/inlined';
 import { threadProfilesOf, type SavedProfile } from './profileStore';
+import { analyzeThreads } from './threadsAnalysis';
 
 export interface EditorProfileRequest {
   file: string;
@@ -123,40 +116,17 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
  * inlining placement) on the merged model — plus each thread's own flamegraph to pick.
  */
 async function loadThreadsProfile(request: EditorProfileRequest, threads: SavedProfile[], title: string, token: CancellationToken, progress: EditorProgress): Promise<EditorProfile> {
-  const parts: ThreadPart[] = [];
-  const sourceMapUrls: Record<string, string> = {};
-  for (const [i, t] of threads.entries()) {
-    progress(`Reading ${path.basename(t.path)} (thread ${i + 1} of ${threads.length})`, 0.05 + (0.4 * i) / threads.length);
-    const { buf, length } = await readPadded(t.path, token);
-    parts.push({ thread: t.thread, raw: scanProfile(buf, length, t.path), source: t.path });
-    Object.assign(sourceMapUrls, await readSourceMapSidecar(t.path, token));
-  }
-  throwIfCancelled(token, 'Opening the profile');
-  // The merge first: building a thread's own model rewrites its samples in place.
-  const model = mergedThreadModel(parts, request.file);
-  const perThread = parts.map((p) => modelFromRaw(p.raw, p.source, p.thread));
-  const reader = boundedTextReader({ token });
-  for (const m of [model, ...perThread]) await applySourceMaps(m, reader, sourceMapUrls, token);
-  progress('Reading V8 signals', 0.55);
-  const raws = await Promise.all(threads.map((t) => readV8Sidecar(t.path)));
-  const raw = mergeV8Signals(raws);
-  const v8 = raw ? await attachV8(model, request.file, raw, sourceMapUrls).catch(() => undefined) : undefined;
-  progress('Placing time on lines', 0.6);
-  const analysis = await analyzeModel(model, { thread: ALL_THREADS, limit: request.limit ?? 50, profilePath: request.file, v8Raw: raw, sourceMapUrls, token });
+  const { model, analysis, threadsOf, perThread, raws, sourceMapUrls, v8Functions } = await analyzeThreads(request.file, threads, { limit: request.limit ?? 50, token, progress });
   const { hotspots, packages } = analysis;
-  annotateHotspots(hotspots, analysis.attribution, v8?.v8Functions, ALL_THREADS);
-  const threadsOf = threadsOfFunctions(model);
-  for (const h of hotspots) h.thread = threadSummary(threadsOfFunction(analysis.attribution, threadsOf, h.id));
-  for (const p of packages) p.thread = ALL_THREADS;
   throwIfCancelled(token, 'Opening the profile');
   progress('Building annotations', 0.75);
   const annotations = buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots, maxFunctions: request.maxFunctions, threadsOf });
-  annotations.threads = threads.map((t) => t.thread);
+  annotations.threads = threads.map((x) => x.thread);
   progress('Building the flamegraphs', 0.85);
   // No flame chart for all threads together: they ran at the same time, so there is no one time axis.
   // Inlined code in frames of its own, as the annotations place it (the merged model's own attribution).
   const payload = buildFlamePayload(model, { title: `${title} — all ${threads.length} threads`, maxTimelineRuns: 0, attribution: analysis.attribution });
-  if (v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
+  if (v8Functions?.size) addV8FlameExtras(payload, v8Functions);
   const threadPayloads: NonNullable<EditorProfile['threads']> = [];
   for (const [i, m] of perThread.entries()) {
     throwIfCancelled(token, 'Opening the profile');
@@ -165,5 +135,5 @@ async function loadThreadsProfile(request: EditorProfileRequest, threads: SavedP
     if (own?.v8Functions?.size) addV8FlameExtras(p, own.v8Functions);
     threadPayloads.push({ thread: threads[i].thread, payload: p });
   }
-  return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, threads: threadPayloads };
+  return { model, hotspots, packages, v8Functions, annotations, payload, threads: threadPayloads };
 }

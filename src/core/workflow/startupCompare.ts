@@ -13,7 +13,7 @@ import { type Logger, silentLogger } from '../common/logger';
 import { formatMs } from '../../shared/text/numbers';
 import type { StartupSide } from '../startup/sides';
 import { startOnce, type StartupEnd } from '../startup/startRun';
-import { DEFAULT_AB_SETTINGS, ratioText, runAbComparison, type InterleaveSettings, type MetricComparisonSet } from './abEngine';
+import { DEFAULT_AB_SETTINGS, ratioText, runAbComparison, type InterleaveSettings, type MetricComparisonSet, type StopReason } from './abEngine';
 import type { ProgressSink } from './progress';
 import { STARTUP_METRICS } from './startup';
 
@@ -33,7 +33,7 @@ export interface SideJson { label: string; command: string[]; nodeVersion: strin
 
 export interface StartupComparison {
   sides: [SideJson, SideJson];
-  comparison: MetricComparisonSet & { pairs: number; summary: string };
+  comparison: MetricComparisonSet & { pairs: number; summary: string; stopReason: StopReason; elapsedMs: number };
 }
 
 /** One timed cold start of a side: the metrics of STARTUP_METRICS, and the version it ran on. */
@@ -75,7 +75,7 @@ export async function compareStartup(a: StartupSide, b: StartupSide, options: St
   const json = (s: StartupSide, v: string | null): SideJson => ({ label: s.label, command: s.command, nodeVersion: v, gitRev: s.gitRev ?? null });
   return {
     sides: [json(a, versions.a), json(b, versions.b)],
-    comparison: { ...outcome.comparison, pairs: outcome.pairs, summary: summaryOf(a.label, b.label, outcome.comparison) },
+    comparison: { ...outcome.comparison, pairs: outcome.pairs, summary: summaryOf(a.label, b.label, outcome.comparison), stopReason: outcome.stopReason, elapsedMs: outcome.elapsedMs },
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * Where agents' runs go in VS Code: inside the workspace folders, never in an untrusted workspace, and
- * through the run controller — so a run an agent starts updates the editor exactly as the command
- * does (CodeLens, line heat, status bar, Hotspots view). Runs the editor's engine has no request for
- * (a benchmark's task comparison, a startup comparison) go to the core directly.
+ * every one through the run controller — so a run an agent starts updates the editor exactly as the
+ * command does (CodeLens, line heat, status bar, Hotspots view, benchmark results on the task lines, a
+ * comparison's verdict in the status bar), one run at a time with the palette's.
  */
 import * as vscode from 'vscode';
 import type { AgentEnvironment } from '../../core/agents/host';
@@ -11,10 +11,11 @@ import type { Logger } from '../../core/common/logger';
 import { compareSettings, runSettings } from '../settings';
 import type { TargetSpec } from '../targets/targetSpec';
 import type { RunController } from '../workflow/runController';
-import { loadEngine, type RunRequest, type RunResult } from '../workflow/runs';
+import type { RunRequest } from '../workflow/runs';
+import { pathMapFromSettings } from '../workflow/loadedProfile';
 
-/** The editor's request for an agent's run, or undefined when the editor has no such request. */
-export function runRequestOf(run: AgentRun): RunRequest | undefined {
+/** The editor's request for an agent's run. */
+export function runRequestOf(run: AgentRun): RunRequest {
   const target: TargetSpec = {
     name: run.name, command: run.command, cwd: run.cwd, env: run.env,
     ...(typeof run.load.path === 'string' ? { path: run.load.path } : {}),
@@ -40,8 +41,14 @@ export function runRequestOf(run: AgentRun): RunRequest | undefined {
         compare: { ...c, ...(typeof d === 'number' ? { durationSeconds: d } : {}), ...(typeof w === 'number' ? { warmupSeconds: w } : {}), ...(run.compare!.pairs ? { pairs: run.compare!.pairs } : {}), ...(run.compare!.budgetSeconds ? { budgetSeconds: run.compare!.budgetSeconds } : {}), script: run.compare!.script },
       };
     }
-    case 'startup': return run.startup ? undefined : { kind: 'startup', target, settings, profileRuns: vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd)).get<number>('profileRuns') ?? 10 };
-    case 'bench': return run.bench!.compareTasks ? undefined : { kind: 'bench', file: run.bench!.file, cwd: run.cwd, runs: run.runs ?? vscode.workspace.getConfiguration('hotpath.bench', vscode.Uri.file(run.cwd)).get<number>('runs') ?? 5, ...(run.bench!.tasks ? { tasks: run.bench!.tasks } : {}) };
+    case 'startup': {
+      const variants = run.startup ? { ...(run.startup.nodes ? { nodes: run.startup.nodes } : {}), ...(run.startup.base !== undefined ? { base: run.startup.base } : {}) } : undefined;
+      return { kind: 'startup', target, settings, profileRuns: vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd)).get<number>('profileRuns') ?? 10, ...(variants ? { variants } : {}) };
+    }
+    case 'bench': {
+      const b = run.bench!;
+      return { kind: 'bench', file: b.file, cwd: run.cwd, runs: run.runs ?? vscode.workspace.getConfiguration('hotpath.bench', vscode.Uri.file(run.cwd)).get<number>('runs') ?? 5, ...(b.tasks ? { tasks: b.tasks } : {}), ...(b.compareTasks ? { compareTasks: b.compareTasks } : {}) };
+    }
   }
 }
 
@@ -49,11 +56,11 @@ export function editorEnvironment(controller: RunController, logger: Logger): Ag
   return {
     roots: async () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     runBlocked: () => (vscode.workspace.isTrusted ? undefined : 'This workspace is not trusted, and Hotpath runs the workspace\'s own code: trust the workspace (Manage Workspace Trust) to profile it. Reading existing .cpuprofile files (hotpath_hot_lines, hotpath_explain, hotpath_report with `profile`) works without trust.'),
+    // Another machine's paths in a pprof or 0x profile: where `hotpath.pathMappings` says, as Open CPU Profile… reads them.
+    pathMappings: () => pathMapFromSettings().mappings ?? [],
     run: async (run, deps) => {
-      const request = runRequestOf(run);
-      if (!request) return loadEngine().runOnCore(run, deps);
-      const { result } = await controller.execute(request, { token: deps.token!, onProgress: deps.onProgress, notify: false, note: 'started by an agent' });
-      return result as RunResult;
+      const { result } = await controller.execute(runRequestOf(run), { token: deps.token!, onProgress: deps.onProgress, notify: false, note: 'started by an agent' });
+      return result;
     },
     logger,
   };

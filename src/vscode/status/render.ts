@@ -15,7 +15,7 @@ export type StatusState =
   | { kind: 'leak'; name: string; verdict: 'growing' | 'stable' | 'incomplete'; bytesPerRequest: number; ciLow: number; ciHigh: number; requests: number; comparison?: string; site?: { function: string; file: string; line: number | null }; crash?: LeakCrashStatus }
   | { kind: 'baseline'; name: string; requestsPerSecond: number; p99Ms: number; runs: number; file: string }
   | { kind: 'verified'; name: string; comparison: Comparison; warnings: string[] }
-  | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean };
+  | { kind: 'compared'; sides: [CompareSideSummary, CompareSideSummary]; comparison: Comparison & { pairs: number; elapsedMs: number; stopReason: string; primary: string }; warnings: string[]; hasFlamegraph: boolean; subject?: 'startup' };
 
 /** A leak check the app did not survive: how it ended, and the heap measured before (kept, shown in the tooltip). */
 export interface LeakCrashStatus {
@@ -115,7 +115,7 @@ function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): Rendered
   const facts = (x: CompareSideSummary) => [x.nodeVersion ? `Node ${x.nodeVersion}` : '', x.gitRev ? x.gitRev.slice(0, 7) : ''].filter((f) => f && !x.label.includes(f)).join(', ');
   const side = (name: string, x: CompareSideSummary) => `**${name}**: ${mdEscape(x.label)}${facts(x) ? ` (${mdEscape(facts(x))})` : ''}`;
   const lines = [
-    `**Hotpath: compare** — ${c.verdict === 'no-significant-change' ? 'no significant change between A and B' : `B is ${VERDICT_TEXT[c.verdict]} than A${c.moved.length ? ` (${mdEscape(movedText(c))} moved)` : ''}`}`,
+    `**Hotpath: compare${s.subject === 'startup' ? ' startup' : ''}** — ${c.verdict === 'no-significant-change' ? 'no significant change between A and B' : `B ${s.subject === 'startup' ? 'starts' : 'is'} ${VERDICT_TEXT[c.verdict]} than A${c.moved.length ? ` (${mdEscape(movedText(c))} moved)` : ''}`}`,
     '',
     `${side('A', a)} · ${side('B', b)}`,
     ...sideProof('A', a),
@@ -126,12 +126,14 @@ function renderCompared(s: Extract<StatusState, { kind: 'compared' }>): Rendered
     `${c.pairs} interleaved pairs in ${Math.round(c.elapsedMs / 1000)} s; stopped because ${STOPPED[c.stopReason] ?? c.stopReason}. ${mdEscape(c.method)}. ${mdEscape(c.correction)}.`,
     ...s.warnings.flatMap((w) => ['', `$(warning) ${mdEscape(w)}`]),
     '',
-    [s.hasFlamegraph ? '[$(flame) Differential flamegraph](command:hotpath.showFlamegraph)' : '', '[$(refresh) Compare again](command:hotpath.compareAgain)'].filter(Boolean).join(' · '),
+    // "Compare again" repeats the last comparison started from the palette: never offered for another kind.
+    [s.hasFlamegraph ? '[$(flame) Differential flamegraph](command:hotpath.showFlamegraph)' : '', s.subject ? '' : '[$(refresh) Compare again](command:hotpath.compareAgain)'].filter(Boolean).join(' · '),
   ];
   const change = m ? `${ratioPercent(m.ratio)} ${m.label}` : '';
   // "+212% req/s vs 1a2b3c4" (B is the working tree), "Node 24.21.0 −3.1% req/s vs Node 22.23.3".
   const bName = b.label.startsWith('working tree') ? '' : `${noIcons(labelText(b.label))} `;
-  return { text: `$(git-compare) ${bName}${change} vs ${noIcons(labelText(a.label))}${note}`, tooltip: lines.join('\n'), tone: toneOf(c), command: s.hasFlamegraph ? 'hotpath.showFlamegraph' : 'hotpath.compareAgain' };
+  const command = s.hasFlamegraph ? 'hotpath.showFlamegraph' : s.subject ? undefined : 'hotpath.compareAgain';
+  return { text: `$(git-compare) ${bName}${change} vs ${noIcons(labelText(a.label))}${note}`, tooltip: lines.join('\n').replace(/\n+$/, ''), tone: toneOf(c), ...(command ? { command } : {}) };
 }
 
 /** "req/s +12.3% ±8.1%": a comparison's interval so far, for the running status. */

@@ -119,7 +119,8 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
       ctx.session.setBenchResults(result.file, result.tasks);
       const flagged = result.tasks.filter((t) => t.warnings.length).length;
       const best = [...result.tasks].sort((a, b) => b.opsPerSec - a.opsPerSec)[0];
-      const summary = `Benchmark ${path.basename(result.file)}: ${result.tasks.length} task${result.tasks.length === 1 ? '' : 's'} over ${result.runs} processes${best ? `; fastest ${best.name} at ${formatRate(best.opsPerSec, 'ops/s')}` : ''}${flagged ? `; ${flagged} with warnings (see the lines)` : ''}.${warningNote}`;
+      const compared = result.comparison ? ` ${result.comparison.summary}` : '';
+      const summary = `Benchmark ${path.basename(result.file)}: ${result.tasks.length} task${result.tasks.length === 1 ? '' : 's'} over ${result.runs} processes${best ? `; fastest ${best.name} at ${formatRate(best.opsPerSec, 'ops/s')}` : ''}${flagged ? `; ${flagged} with warnings (see the lines)` : ''}.${compared}${warningNote}`;
       if (options.notify) void (flagged ? showWarning : showInfo)(`Hotpath: ${summary}`);
       return summary;
     }
@@ -138,6 +139,23 @@ export async function applyResult(ctx: ApplyContext, result: RunResult, options:
           if (choice && site?.line) await vscode.window.showTextDocument(vscode.Uri.file(site.file), { selection: new vscode.Range(site.line - 1, 0, site.line - 1, 0) });
         });
       }
+      return summary;
+    }
+    case 'startup-compare': {
+      // The verdict in the status bar, as a comparison's; nothing to paint on lines (timed starts only).
+      const c = result.comparison;
+      const side = (x: { label: string; nodeVersion: string | null; gitRev: string | null }) => ({ label: x.label, nodeVersion: x.nodeVersion, gitRev: x.gitRev });
+      ctx.session.setStatus({
+        kind: 'compared', subject: 'startup', sides: [side(result.sides[0]), side(result.sides[1])],
+        comparison: { ...c, warnings: [], primary: 'startupMs' }, warnings: [], hasFlamegraph: false,
+      });
+      const summary = `Startup: ${c.summary} (${c.pairs} interleaved pairs).${warningNote}`;
+      if (options.notify) void (c.verdict === 'slower' ? showWarning : showInfo)(`Hotpath: ${summary}`);
+      return summary;
+    }
+    case 'startup-bisect': {
+      const summary = `Startup bisect: ${result.summary}${warningNote}`;
+      if (options.notify) void showInfo(`Hotpath: ${summary}`);
       return summary;
     }
     case 'verify': {

@@ -8,6 +8,7 @@ import { profileScript } from '../../core/workflow/profileScript';
 import { profileWithLoad, type WorkflowDeps } from '../../core/workflow/profileWithLoad';
 import { compareVariants } from '../../core/workflow/compare';
 import { measureStartup } from '../../core/workflow/startup';
+import { runStartupVariants } from '../../core/workflow/startupCompare';
 import { runBench } from '../../core/workflow/bench';
 import { profileName, type RunRequest, type RunResult } from './runs';
 import { checkForLeaks } from '../../core/workflow/leakCheck';
@@ -61,11 +62,13 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
     }
     case 'startup': {
       const t = request.target;
+      const v = request.variants;
+      if (v) return runStartupVariants({ command: t.command, cwd: t.cwd, env: t.env, ...(v.nodes ? { nodes: v.nodes } : {}), ...(v.base !== undefined ? { base: v.base } : {}), bisect: false, options: {} }, deps);
       // The editor's sampling setting is for load profiles; startup profiles sample at 100 µs (a start is short).
       return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, name: profileName(t.name), limit: 50 }, deps);
     }
     case 'bench':
-      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks }, deps);
+      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks, ...(request.compareTasks ? { compareTasks: request.compareTasks } : {}) }, deps);
     case 'attach':
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
   }
@@ -73,4 +76,3 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
 
 /** The agents' tool host (language-model tools): loaded with the engine, on the first tool call. */
 export { ToolHost } from '../../core/agents/host';
-export { runOnCore } from '../../core/agents/runs';

@@ -7,7 +7,7 @@ import { coreLogger } from '../log';
 import type { HotpathSession } from '../session';
 import { rps } from '../status/render';
 import { applyResult, type ApplyContext } from './applyResult';
-import { checksOf, executeRun, RUN_TITLES, type RunRequest, type RunResult } from './runs';
+import { checksOf, executeRun, runTitle, type RunRequest, type RunResult } from './runs';
 import { checksBeforeRun } from '../../core/workflow/preflight';
 import { progressText, showError, showInfo } from '../notify';
 
@@ -36,7 +36,7 @@ export class RunController implements vscode.Disposable {
 
   /** Runs without UI of its own; throws on failure and cancellation (HotpathError CANCELLED). */
   async execute(request: RunRequest, options: RunOptions & { token: CancellationToken; onProgress?: ProgressSink; notify: boolean }): Promise<{ result: RunResult; summary: string }> {
-    const title = RUN_TITLES[request.kind];
+    const title = runTitle(request);
     if (!this.session.tryStartRun(title)) {
       throw new RunBusyError(`Hotpath is already running "${this.session.busy}". Wait for it to finish or cancel it: runs share this machine's cores, so two at once would measure each other.`);
     }
@@ -96,7 +96,7 @@ export class RunController implements vscode.Disposable {
 
   /** The command palette path: progress notification with Cancel, errors as notifications. */
   async runWithProgress(request: RunRequest, extras: RunOptions = {}): Promise<RunResult | undefined> {
-    const title = `Hotpath: ${RUN_TITLES[request.kind]}`;
+    const title = `Hotpath: ${runTitle(request)}`;
     this.lastError = undefined;
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressText(title), cancellable: true }, async (progress, token) => {
@@ -130,7 +130,7 @@ export class RunController implements vscode.Disposable {
 
 function describe(request: RunRequest): string {
   if (request.kind === 'attach') return request.describe;
-  if (request.kind === 'bench') return `${request.file} (${request.runs} processes)`;
+  if (request.kind === 'bench') return `${request.file} (${request.runs} processes${request.compareTasks ? `; "${request.compareTasks[1]}" against "${request.compareTasks[0]}", interleaved` : ''})`;
   const env = Object.entries(request.target.env).map(([k, v]) => `${k}=${v} `).join('');
   return `${env}${request.target.command.join(' ')} (cwd ${request.target.cwd})`;
 }

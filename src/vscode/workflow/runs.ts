@@ -15,6 +15,7 @@ import type { CompareResult } from '../../core/workflow/compare';
 import type { StartupResult } from '../../core/workflow/startup';
 import type { BenchResult } from '../../core/workflow/bench';
 import type { LeakResult } from '../../core/workflow/leakCheck';
+import type { StartupVariantsResult } from '../../core/workflow/startupCompare';
 import type { TargetSpec } from '../targets/targetSpec';
 
 export type RunKind = 'profile' | 'baseline' | 'verify' | 'script' | 'attach' | 'compare' | 'startup' | 'bench' | 'leak';
@@ -33,10 +34,16 @@ export type RunRequest =
   | { kind: 'baseline' | 'verify'; target: TargetSpec; settings: RunSettings; baselineName: string }
   | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
   | CompareRunRequest
-  | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number }
-  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[] };
+  | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number; variants?: StartupVariants }
+  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[]; compareTasks?: [string, string] };
 
-export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult | StartupResult | BenchResult | LeakResult;
+/** A startup comparison instead of a startup profile: two Node versions, or a git revision against the working tree. */
+export interface StartupVariants {
+  nodes?: [string, string];
+  base?: string;
+}
+
+export type RunResult = ProfileResult | ScriptResult | BaselineResult | VerifyResult | CompareResult | StartupResult | BenchResult | LeakResult | StartupVariantsResult;
 
 export const RUN_TITLES: Record<RunKind, string> = {
   profile: 'Profile with Load',
@@ -49,6 +56,13 @@ export const RUN_TITLES: Record<RunKind, string> = {
   bench: 'Run Benchmark',
   leak: 'Check for Leaks',
 };
+
+/** What the progress notification and the status bar call a run: a comparison says so. */
+export function runTitle(request: RunRequest): string {
+  if (request.kind === 'startup' && request.variants) return 'Compare Startup';
+  if (request.kind === 'bench' && request.compareTasks) return 'Compare Benchmark Tasks';
+  return RUN_TITLES[request.kind];
+}
 
 /** Baselines from VS Code are named after the target, so "Verify" finds the one "Establish" wrote. */
 export function baselineNameFor(target: TargetSpec): string {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { compareMetricSamples, HTTP_METRICS } from '../../../src/core/stats/metrics';
+import { STARTUP_METRICS } from '../../../src/core/workflow/startup';
 import { formatSummary } from '../../../src/core/stats/formatComparison';
 import { requestFromLaunchConfig } from '../../../src/vscode/debug/launchConfig';
 import { revisionRows, runtimeRows } from '../../../src/vscode/compare/pickItems';
@@ -35,6 +36,20 @@ describe('vscode compare (pure parts)', () => {
     assert.equal(nodes.command, 'hotpath.compareAgain');
     // Labels are the user's text: no icon syntax, no line breaks in the status bar.
     assert.ok(!renderStatus({ kind: 'compared', sides: [{ label: '$(bug)\nx', nodeVersion: null, gitRev: null }, { label: 'b', nodeVersion: null, gitRev: null }], comparison: comparison(1), warnings: [], hasFlamegraph: false }).text.includes('$(bug)'));
+  });
+
+  it('status bar: a startup comparison (an agent\'s) says it is one, and offers no palette comparison to repeat', () => {
+    const set = compareMetricSamples(STARTUP_METRICS, { startupMs: { a: [100, 102, 98, 101, 99], b: [120, 123, 118, 121, 119] }, cpuMs: { a: [80, 81, 79, 80, 80], b: [96, 97, 95, 96, 96] } }, 'paired');
+    const r = renderStatus({
+      kind: 'compared', subject: 'startup', sides: [{ label: 'Node 22.23.3', nodeVersion: 'v22.23.3', gitRev: null }, { label: 'Node 24.21.0', nodeVersion: 'v24.21.0', gitRev: null }],
+      comparison: { ...set, summary: formatSummary(set), warnings: [], pairs: 5, elapsedMs: 9_000, stopReason: 'target', primary: 'startupMs' }, warnings: [], hasFlamegraph: false,
+    });
+    assert.equal(r.text, '$(git-compare) Node 24.21.0 +20% startup vs Node 22.23.3');
+    assert.equal(r.tone, 'slower');
+    assert.equal(r.command, undefined);
+    assert.match(r.tooltip, /^\*\*Hotpath: compare startup\*\* — B starts slower than A/);
+    assert.doesNotMatch(r.tooltip, /compareAgain/);
+    assert.match(r.tooltip, /\| startup \| 100\.0 ms \| 120 ms \| \+20% \*\*✓\*\* \|/);
   });
 
   it('status bar while comparing: the interval so far', () => {

@@ -50,6 +50,7 @@ export function blockJson(b: Block, o: JsonOptions): JsonValue {
         ...(r.notes?.length ? { notes: r.notes.map((n) => plainText(n, o)) } : {}),
       })),
       ...(b.more ? { more: b.more.count, ...(b.more.hint !== undefined ? { next: plainText(b.more.hint, o) } : {}) } : {}),
+      ...(!b.rows.length && b.empty !== undefined ? { empty: plainText(b.empty, o) } : {}),
     };
     case 'text': return {
       ...(b.title !== undefined ? { title: plainText(b.title, o) } : {}),

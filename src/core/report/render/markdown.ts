@@ -48,6 +48,7 @@ function inline(x: Inline, o: MarkdownOptions, cell: boolean): string {
 }
 
 function tableBlock(b: TableBlock, o: MarkdownOptions): string {
+  if (!b.rows.length && b.empty !== undefined) return inline(b.empty, o, false);
   const notes = b.rows.some((r) => r.notes?.length);
   const head = [...b.columns.map((c) => own(c.label) || ' '), ...(notes ? ['Notes'] : [])];
   const rows = b.rows.map((r) => [...r.cells.map((c) => inline(c, o, true) || ' '), ...(notes ? [(r.notes ?? []).map((n) => inline(n, o, true)).join('; ') || ' '] : [])]);
