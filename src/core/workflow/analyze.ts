@@ -109,7 +109,7 @@ export async function analyzeModel(model: ProfileModel, options: { thread: strin
   };
   if (overhead.us > 0 && model.durationUs > 0) {
     const where = thread === 'main' ? '' : ` (${thread})`;
-    result.overhead = { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload and probes, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` };
+    result.overhead = { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload, probes and event-loop monitor, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` };
   }
   return result;
 }
