@@ -46,6 +46,9 @@ export function v8Json(s: V8FunctionSignals) {
     inlined: s.inlined,
     notOptimized: s.notOptimized ?? null,
     notInlined: s.notInlined ?? null,
+    ...(s.ranInlinedIn ? { ranInlinedIn: s.ranInlinedIn } : {}),
+    ...(s.ownTier ? { ownTier: s.ownTier } : {}),
+    ...(s.tierUnknown ? { tierUnknown: s.tierUnknown } : {}),
   };
 }
 

@@ -93,6 +93,23 @@ for (const [major, label] of NODE_MATRIX) {
       assert.equal(doc.v8.collected, true);
     });
 
+    it('gives levenshtein, which ran only inlined in the task function, the tier of that optimized code (CLI and editor)', async () => {
+      // Where the profile has a frame of levenshtein (Node 26 reports inlined frames) it has signals of its
+      // own: only a worker whose levenshtein time is all placed from the task function's frame is checked.
+      const ranOnlyInlined = (thread: string) => !doc.lines.some((l: any) => l.thread === thread && l.function === 'levenshtein' && l.placement === 'own');
+      const rows = doc.hotspots.filter((h: any) => h.function === 'levenshtein' && workerThread(h.thread) && ranOnlyInlined(h.thread));
+      if (!rows.length && major === '26') return;
+      assert.ok(rows.length >= 1, `levenshtein ranked in a worker: ${JSON.stringify(doc.hotspots.slice(0, 8).map((h: any) => [h.function, h.thread]))}`);
+      for (const row of rows) {
+        assert.ok(row.v8 && ['TurboFan', 'Maglev'].includes(row.v8.tier), `${row.thread}: ${JSON.stringify(row.v8)}`);
+        assert.match(row.v8.ranInlinedIn, /^module\.exports \(.*suggest-worker\.js:\d+\)$/);
+      }
+      const view = await loadEditorProfile({ file: doc.profilePath, maxFunctions: 15 });
+      const lens = view.annotations.files.get(WORKER_FILE)?.functions.find((f) => f.function === 'levenshtein');
+      assert.ok(lens?.v8 && ['TurboFan', 'Maglev'].includes(lens.v8.tier), `the CodeLens: ${JSON.stringify(lens?.v8)}`);
+      assert.match(lens.v8.ranInlinedIn ?? '', /^module\.exports /);
+    });
+
     it('leaves no V8 trace file of the app or its workers', () => {
       const left = fs.readdirSync(traceDirectory()).filter((n) => n === `${pid}.trace` || n.startsWith(`${pid}-w`));
       assert.deepEqual(left, []);

@@ -57,10 +57,13 @@ export interface V8FunctionSignals {
   /** Set when the function ended the run unoptimized (Ignition/Sparkplug) although it was hot. */
   notOptimized?: { reason: string; explanation?: Explanation; cause?: NotOptimizedCause };
   /**
-   * Set when the function had no code of its own at the end of the run but V8 had inlined it into an
-   * optimized function: that function, as `name (file:line)`; `tier` is then that function's tier.
+   * Set when the function's code ran as part of another function's optimized code, V8 having inlined it
+   * there: it had no code of its own at the end of the run, or the profile has no frame of it (every
+   * sample of it ran inlined). That function, as `name (file:line)`; `tier` is then that function's tier.
    */
   ranInlinedIn?: string;
+  /** With `ranInlinedIn`: the tier of the function's own copy at the end of the run, which the profile never sampled. */
+  ownTier?: V8Tier;
   /** Set when `tier` is `unknown`: why V8 could not say (`short` fits a CodeLens, `reason` is a sentence). */
   tierUnknown?: { cause: TierUnknownCause; short: string; reason: string };
 }

@@ -4,7 +4,7 @@ import { attributedLines, attributeProfile, packageRows, plainAttribution, rankA
 import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import { hotpathOverhead, withoutHotpathRows } from '../profile/selfFrames';
 import { formatMs, formatPct } from '../../shared/text/numbers';
-import { joinV8Signals } from '../v8/join';
+import { type InlinedOnlyFunction, joinInlinedOnly, joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
 import type { PreflightCheck } from './preflight';
@@ -62,15 +62,33 @@ export async function attachV8(model: ProfileModel, profilePath: string, given: 
   return { v8, v8Functions: joined.functions, raw };
 }
 
-/** Puts each hotspot's V8 signals on it (hotspot ids are model function indices for functions with a frame). */
-export function annotateHotspots(hotspots: ThreadHotspot[], attribution: Attribution, byFunction: ReadonlyMap<number, V8FunctionSignals> | undefined, thread = 'main'): void {
+/**
+ * Puts each hotspot's V8 signals on it: a function with a frame by its model index (hotspot ids are
+ * attribution ids, the model's index for functions with a frame). A function with no frame ran only
+ * inlined, in the frames attribution placed its time in: it gets V8's record of it with the tier of
+ * that optimized code (`TurboFan (inlined into X)`, v8/join.ts joinInlinedOnly), in every thread.
+ */
+export async function annotateHotspots(
+  hotspots: ThreadHotspot[], attribution: Attribution, model: ProfileModel,
+  v8: { v8Functions?: ReadonlyMap<number, V8FunctionSignals>; raw?: V8RawSignals } | undefined, thread = 'main', sourceMapUrls?: Record<string, string>,
+): Promise<void> {
+  const byFunction = v8?.v8Functions;
   if (!byFunction?.size) return;
+  const inlinedOnly = new Map<number, InlinedOnlyFunction>();
   for (const h of hotspots) {
     if (h.thread !== thread) continue;
-    const f = attribution.functions[h.id]?.model ?? -1;
+    const info = attribution.functions[h.id];
+    const f = info?.model ?? -1;
     const signals = f >= 0 ? byFunction.get(f) : undefined;
     if (signals) h.v8 = signals;
+    else if (info && f < 0) {
+      const hosts = (attribution.inlinedInto.get(h.id) ?? []).map((x) => attribution.functions[x.frame]?.model ?? -1).filter((m) => m >= 0);
+      if (hosts.length) inlinedOnly.set(h.id, { name: info.name, generated: info.generated, hosts });
+    }
   }
+  if (!inlinedOnly.size || !v8?.raw) return;
+  const joined = await joinInlinedOnly(model, v8.raw, inlinedOnly, { sourceMapUrls });
+  for (const h of hotspots) if (h.thread === thread && !h.v8) { const s = joined.get(h.id); if (s) h.v8 = s; }
 }
 
 /** A warning naming the sources attribution could not read (once per analysis). */
@@ -133,7 +151,7 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
     const own = await attachV8(model, s.path, first ? options.v8 : options.workerV8?.get(s.thread));
     if (first) v8 = own;
     const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: own.raw, token: options.token });
-    annotateHotspots(analysis.hotspots, analysis.attribution, own.v8Functions, s.thread);
+    await annotateHotspots(analysis.hotspots, analysis.attribution, model, own, s.thread, await readSourceMapSidecar(s.path));
     if (first) main = { model, attribution: analysis.attribution };
     hotspots.push(...analysis.hotspots);
     lines.push(...analysis.lines);

@@ -87,7 +87,7 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   // placed in its own file, own cost. Hotpath's own frames are left out of the rankings.
   const analysis = await analyzeModel(model, { thread: 'main', limit: request.limit ?? 50, profilePath: request.file, v8Raw: v8?.raw, token });
   const { hotspots, packages } = analysis;
-  annotateHotspots(hotspots, analysis.attribution, v8?.v8Functions);
+  await annotateHotspots(hotspots, analysis.attribution, model, v8);
   throwIfCancelled(token, 'Opening the profile');
   progress('Building annotations', 0.75);
   // A heap profile is in bytes: allocation labels (as `--memory` paints them), never CPU time labels.
@@ -144,7 +144,7 @@ async function loadThreadsProfile(request: EditorProfileRequest, threads: SavedP
   progress('Placing time on lines', 0.6);
   const analysis = await analyzeModel(model, { thread: ALL_THREADS, limit: request.limit ?? 50, profilePath: request.file, v8Raw: raw, sourceMapUrls, token });
   const { hotspots, packages } = analysis;
-  annotateHotspots(hotspots, analysis.attribution, v8?.v8Functions, ALL_THREADS);
+  await annotateHotspots(hotspots, analysis.attribution, model, v8, ALL_THREADS, sourceMapUrls);
   const threadsOf = threadsOfFunctions(model);
   for (const h of hotspots) h.thread = threadSummary(threadsOfFunction(analysis.attribution, threadsOf, h.id));
   for (const p of packages) p.thread = ALL_THREADS;
