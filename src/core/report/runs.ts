@@ -1,7 +1,7 @@
 /** The report of each kind of run: profile, script, report, baseline, verify, compare, leak. */
 import { ownMatters } from '../attribution/rank';
 import type { BaselineResult, VerifyResult } from '../workflow/baseline';
-import type { CompareResult, CompareSide } from '../workflow/compare';
+import type { CompareResult } from '../workflow/compare';
 import type { LeakResult } from '../workflow/leakCheck';
 import type { ProfileResult } from '../workflow/profileWithLoad';
 import type { ScriptResult } from '../workflow/profileScript';
@@ -11,7 +11,7 @@ import { analysisSections } from './analysis';
 import { comparisonBlock, functionDiffBlock, v8ChangesSection, VERDICT_WORD, verdictFact, verdictLine } from './comparison';
 import { code, fn, type Inline, int, line, type Line, loc, ms, pathRef, pct, prose, type Report, section, type Section, text } from './model';
 import { checksSection, warningsSection } from './notes';
-import { displayFile } from './paths';
+import { sideLines } from './sides';
 import { crashLines, growthLine, leakComparisonLine, leakCulprit, leakSections, loadLine, loopSection, memorySection, routesSection } from './runtime';
 
 export interface ReportOptions {
@@ -21,7 +21,7 @@ export interface ReportOptions {
   flamegraphPath?: string | null;
 }
 
-const present = (sections: Array<Section | undefined>): Section[] => sections.filter((s): s is Section => s !== undefined);
+export const present = (sections: Array<Section | undefined>): Section[] => sections.filter((s): s is Section => s !== undefined);
 
 /**
  * The headline of a profile: the user function to change, what its time goes to, and the load
@@ -135,23 +135,6 @@ const STOP: Record<CompareResult['comparison']['stopReason'], string> = {
   'max-pairs': 'the pair limit was reached',
   fixed: 'as asked (--pairs)',
 };
-
-function sideLines(name: string, s: CompareSide): Line[] {
-  const facts = [
-    s.nodeVersion ? `Node ${s.nodeVersion.replace(/^v/, '')}` : '',
-    s.gitRev ? `${s.gitRev.slice(0, 10)}${s.gitDirty ? ' + uncommitted changes' : ''}` : '',
-    ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
-    ...s.nodeArgs,
-  ].filter((f) => f && !s.label.includes(f));
-  // The facts that prove what the side ran: its folder (a revision's temporary worktree), the file the
-  // command starts, the node binary and where its dependencies came from.
-  const entry: Inline = s.entry ? code(displayFile(s.entry, s.root ?? s.cwd)) : '(the command names no file)';
-  return [
-    line([`${name}: `, code(s.label), facts.length ? [' — ', code(facts.join(' · '))] : ''], 2),
-    line(['in ', code(s.cwd), ' · runs ', entry, s.nodePath ? [' · node ', code(s.nodePath)] : ''], 5),
-    line(['dependencies: ', code(s.dependencies)], 5),
-  ];
-}
 
 export function compareReport(r: CompareResult, options: ReportOptions & { limit: number }): Report {
   const c = r.comparison;

@@ -17,7 +17,7 @@ import { comparisonWarnings } from '../stats/comparisonWarnings';
 import { summarizeRun } from '../stats/runSummary';
 import { formatSummary, halfWidthText, ratioInterval, ratioPercent } from '../stats/formatComparison';
 import { HTTP_METRICS, SCRIPT_METRICS, type Comparison, type MetricSpecs, type SideKey } from '../stats/metrics';
-import { resolveSides, type ResolvedSide, type SideSpec } from '../variants/sides';
+import { resolveSides, sideFacts, type ResolvedSide, type SideFacts, type SideSpec } from '../variants/sides';
 import type { V8FunctionSignals } from '../v8/types';
 import type { Attribution } from '../attribution/types';
 import { checkSettings, DEFAULT_INTERLEAVE, runInterleaved, type InterleaveSettings, type InterleaveState, type RunRecord, type StopReason } from './interleave';
@@ -61,27 +61,9 @@ export interface CompareRequest {
   allowSameSides?: boolean;
 }
 
-/** One side as the JSON documents it. */
-export interface CompareSide {
+/** One side as the JSON documents it: the facts that prove what it ran (variants/sides.ts SideFacts). */
+export interface CompareSide extends SideFacts {
   key: SideKey;
-  label: string;
-  command: string[];
-  /** As the app reported it in the runs ("v24.21.0"). */
-  nodeVersion: string | null;
-  gitRev: string | null;
-  gitDirty: boolean | null;
-  /** The variables that set this side apart (its own --env-a/--env-b). */
-  env: Record<string, string>;
-  nodeArgs: string[];
-  cwd: string;
-  /** How the side's dependencies were provided (a revision's reused, copied or installed; the working tree's own). */
-  dependencies: string;
-  /** The real path of the file the command starts; null when the command line names none. */
-  entry: string | null;
-  /** The node binary the side ran (real path). */
-  nodePath: string | null;
-  /** The side's tree: the repository or the revision's temporary worktree. */
-  root: string | null;
 }
 
 export interface CompareComparison extends Comparison {
@@ -144,11 +126,7 @@ function intervalText(state: InterleaveState, primary: string, target: number): 
 }
 
 function sideJson(side: ResolvedSide, nodeVersion: string | null): CompareSide {
-  return {
-    key: side.key, label: side.label, command: side.command, nodeVersion, gitRev: side.gitRev, gitDirty: side.gitDirty,
-    env: side.envShown, nodeArgs: side.nodeArgs, cwd: side.cwd, dependencies: side.dependencies, entry: side.entry, nodePath: side.nodePath,
-    root: side.projectRoot ?? null,
-  };
+  return { key: side.key, ...sideFacts(side, nodeVersion) };
 }
 
 function nodeEnvWarnings(sides: [ResolvedSide, ResolvedSide], reported: Map<SideKey, string | null>): Warning[] {
