@@ -1,7 +1,7 @@
 /** The report of each kind of run: profile, script, report, baseline, verify, compare, leak. */
 import { ownMatters } from '../attribution/rank';
 import type { BaselineResult, VerifyResult } from '../workflow/baseline';
-import type { CompareResult } from '../workflow/compare';
+import type { CompareResult, SideProfile } from '../workflow/compare';
 import type { LeakResult } from '../workflow/leakCheck';
 import type { ProfileResult } from '../workflow/profileWithLoad';
 import type { ScriptResult } from '../workflow/profileScript';
@@ -136,6 +136,15 @@ const STOP: Record<CompareResult['comparison']['stopReason'], string> = {
   fixed: 'as asked (--pairs)',
 };
 
+/** The model a side's diff was made of: its threads together when the diff covers threads. */
+const diffModel = (p: SideProfile) => p.threads?.model ?? p.model;
+
+/** `, every thread: A main + 2 workers, B main only`: what a diff over threads covers (shares are of all of a side's threads' time). */
+function threadsCovered(t: { a: string[]; b: string[] }): string {
+  const side = (labels: string[]) => (labels.length > 1 ? `main + ${labels.length - 1} ${labels.slice(1).every((l) => /\bworker \d+/.test(l)) ? 'worker' : 'other'} thread${labels.length > 2 ? 's' : ''}` : 'main only');
+  return `, every thread as one profile: A ${side(t.a)}, B ${side(t.b)}`;
+}
+
 export function compareReport(r: CompareResult, options: ReportOptions & { limit: number }): Report {
   const c = r.comparison;
   const title: Inline = [`Hotpath compare (${r.mode === 'http' ? 'HTTP load' : 'script'}): `, code(r.command.join(' '))];
@@ -151,7 +160,7 @@ export function compareReport(r: CompareResult, options: ReportOptions & { limit
     ? [
       section('diff', [{
         ...functionDiffBlock(r.diff.functions, options.limit),
-        title: ['Functions whose share of the time changed (self time; A ', ms(r.profiles!.a.model.durationUs / 1000), ' profiled, B ', ms(r.profiles!.b.model.durationUs / 1000), `; matched by name, file and line on both sides: ${r.diff.matched} of ${r.diff.compared})`],
+        title: ['Functions whose share of the time changed (self time', r.diff.threads ? threadsCovered(r.diff.threads) : '', '; A ', ms(diffModel(r.profiles!.a).durationUs / 1000), ' profiled, B ', ms(diffModel(r.profiles!.b).durationUs / 1000), `; matched by name, file and line on both sides: ${r.diff.matched} of ${r.diff.compared})`],
       }]),
       v8ChangesSection(r.diff.functions, options.limit),
     ]

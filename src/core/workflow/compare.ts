@@ -17,6 +17,8 @@ import { comparisonWarnings } from '../stats/comparisonWarnings';
 import { summarizeRun } from '../stats/runSummary';
 import { formatSummary, halfWidthText, ratioInterval, ratioPercent } from '../stats/formatComparison';
 import { HTTP_METRICS, SCRIPT_METRICS, type Comparison, type MetricSpecs, type SideKey } from '../stats/metrics';
+import { analyzeThreads, loadThreads } from './threadsProfile';
+import type { SavedProfile } from './profileStore';
 import { resolveSides, sideFacts, type ResolvedSide, type SideFacts, type SideSpec } from '../variants/sides';
 import type { V8FunctionSignals } from '../v8/types';
 import type { Attribution } from '../attribution/types';
@@ -94,6 +96,17 @@ export interface SideProfile {
   attribution?: Attribution;
   /** User files are matched relative to this (undefined: the profile's own common folder). */
   projectRoot?: string;
+  /**
+   * When either side ran worker threads: this side's threads as one model (its main thread alone when it
+   * had none), with their attribution and V8 signals (workflow/threadsProfile.ts) — what the function
+   * diff and the differential flamegraph compare, so the work a pool does is in them.
+   */
+  threads?: { labels: string[]; model: ProfileModel; attribution: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals> };
+}
+
+/** What a side's diff is made of: every thread when the comparison covers threads, else the main thread. */
+export function diffSideOf(p: SideProfile): { model: ProfileModel; attribution?: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals>; projectRoot?: string } {
+  return p.threads ? { model: p.threads.model, attribution: p.threads.attribution, v8Functions: p.threads.v8Functions, projectRoot: p.projectRoot } : p;
 }
 
 export interface CompareResult {
@@ -247,10 +260,10 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
     if (profile) {
       const profiles = await profileSides(request, [a, b], load, { token, logger, report, from: span.prepare + span.pairs });
       result.profiles = profiles;
-      result.diff = diffProfiles(
-        { model: profiles.a.model, projectRoot: profiles.a.projectRoot, v8Functions: profiles.a.v8Functions },
-        { model: profiles.b.model, projectRoot: profiles.b.projectRoot, v8Functions: profiles.b.v8Functions },
-      );
+      result.diff = {
+        ...diffProfiles(diffSideOf(profiles.a), diffSideOf(profiles.b)),
+        ...(profiles.a.threads && profiles.b.threads ? { threads: { a: profiles.a.threads.labels, b: profiles.b.threads.labels } } : {}),
+      };
     }
     report({ stage: 'analyzing', message: 'Done', fraction: 1 });
     return result;
@@ -272,6 +285,7 @@ async function profileSides(
 ): Promise<{ a: SideProfile; b: SideProfile }> {
   const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
   const out: Partial<Record<SideKey, SideProfile>> = {};
+  const saved: Partial<Record<SideKey, SavedProfile[]>> = {};
   for (const [i, side] of sides.entries()) {
     const base = ctx.from + ((1 - ctx.from) * i) / 2;
     const onProgress = (p: WorkflowProgress) => ctx.report({ ...p, stage: 'profiling', message: `Profiling "${side.label}": ${p.message}`, fraction: base + ((1 - ctx.from) / 2) * (p.fraction ?? 0) });
@@ -280,6 +294,18 @@ async function profileSides(
       ? await profileWithLoad({ ...common, load, port: request.port, readyTimeoutMs: request.readyTimeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress })
       : await profileScript({ ...common, timeoutMs: request.timeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress });
     out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, attribution: r.attribution, projectRoot: side.projectRoot };
+    saved[side.key] = r.profiles;
+  }
+  // A side that ran worker threads: the diff covers every thread of both sides (a side without any is
+  // its main thread alone), read while a revision's worktree still holds the sources attribution reads.
+  if ((saved.a?.length ?? 0) > 1 || (saved.b?.length ?? 0) > 1) {
+    for (const key of ['a', 'b'] as const) {
+      ctx.report({ stage: 'analyzing', message: `Placing the time of every thread of "${sides[key === 'a' ? 0 : 1].label}"` });
+      const p = out[key]!;
+      const files = saved[key]?.length ? saved[key]! : [{ thread: 'main', path: p.path }];
+      const threads = await analyzeThreads(await loadThreads(files, p.path, ctx.token), { limit: 20, profilePath: p.path, token: ctx.token });
+      p.threads = { labels: files.map((f) => f.thread), model: threads.model, attribution: threads.analysis.attribution, v8Functions: threads.v8Functions };
+    }
   }
   return { a: out.a!, b: out.b! };
 }

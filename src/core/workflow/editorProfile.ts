@@ -6,10 +6,9 @@
  */
 import * as path from 'node:path';
 import { buildAnnotations, runtimeAnnotations, type Annotations, type RuntimeFileAnnotations } from '../annotate';
-import { whereLabel } from '../attribution';
+import { attributeProfile, whereLabel } from '../attribution';
 import { allocationLines } from '../memory/sites';
 import type { PathMapOptions } from '../profile/pathMap';
-import { threadsOfFunction } from '../annotate/build';
 import { boundedTextReader } from '../common/boundedRead';
 import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
@@ -18,7 +17,6 @@ import { applySourceMaps, loadProfile, readSourceMapSidecar, type ProfileModel }
 import { modelFromRaw } from '../profile/model';
 import { readPadded } from '../profile/read';
 import { scanProfile } from '../profile/scanner';
-import { ALL_THREADS, mergedThreadModel, threadsOfFunctions, threadSummary, type ThreadPart } from '../profile/threads';
 import { addV8FlameExtras } from '../v8/flameExtras';
 import { mergeV8Signals } from '../v8/mergeThreads';
 import { readV8Sidecar } from '../v8/sidecar';
@@ -28,6 +26,7 @@ import { analyzeModel, annotateHotspots, attachV8, type ThreadHotspot, type Thre
 import { savedAttribution } from './savedAttribution';
 import type { InlineSource } from '../flame/inlined';
 import { threadProfilesOf, type SavedProfile } from './profileStore';
+import { analyzeThreads, loadThreads, threadsFlame } from './threadsProfile';
 
 export interface EditorProfileRequest {
   file: string;
@@ -73,9 +72,12 @@ export type EditorProgress = (stage: string, fraction: number) => void;
 
 export async function loadEditorProfile(request: EditorProfileRequest, token: CancellationToken = neverCancelled, progress: EditorProgress = () => {}): Promise<EditorProfile> {
   const title = request.title ?? path.basename(request.file);
-  // Worker threads recorded with it (a differential view compares main threads).
-  const threads = request.before ? [] : await threadProfilesOf(request.file, token);
-  if (threads.length > 1) return loadThreadsProfile(request, threads, title, token, progress);
+  // Worker threads recorded with it: all of them, in the editor and the flamegraph (a differential view
+  // compares every thread of both sides when either side has them).
+  const threads = await threadProfilesOf(request.file, token);
+  const beforeThreads = request.before ? await threadProfilesOf(request.before, token) : [];
+  if (request.before && (threads.length > 1 || beforeThreads.length > 1)) return loadThreadsDiff(request, { after: threads, before: beforeThreads }, title, token, progress);
+  if (!request.before && threads.length > 1) return loadThreadsProfile(request, threads, title, token, progress);
   progress(`Reading ${title}`, 0.05);
   const read = { pathMap: request.pathMap, sampleType: request.sampleType };
   const model = await loadProfile(request.file, { sourceMaps: true, thread: 'main', token, ...read });
@@ -120,50 +122,53 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
 /**
  * A profile recorded with worker threads: every thread in one model (profile/threads.ts), analysed as
  * one profile — the CLI's per-thread analysis (attribution, V8's signals of every isolate for the
- * inlining placement) on the merged model — plus each thread's own flamegraph to pick.
+ * inlining placement) on the merged model — plus each thread's own flamegraph to pick, cut from the
+ * merged one so it shows the same placement of inlined code (workflow/threadsProfile.ts).
  */
 async function loadThreadsProfile(request: EditorProfileRequest, threads: SavedProfile[], title: string, token: CancellationToken, progress: EditorProgress): Promise<EditorProfile> {
-  const parts: ThreadPart[] = [];
-  const sourceMapUrls: Record<string, string> = {};
-  for (const [i, t] of threads.entries()) {
-    progress(`Reading ${path.basename(t.path)} (thread ${i + 1} of ${threads.length})`, 0.05 + (0.4 * i) / threads.length);
-    const { buf, length } = await readPadded(t.path, token);
-    parts.push({ thread: t.thread, raw: scanProfile(buf, length, t.path), source: t.path });
-    Object.assign(sourceMapUrls, await readSourceMapSidecar(t.path, token));
-  }
+  const loaded = await loadThreads(threads, request.file, token, progress);
   throwIfCancelled(token, 'Opening the profile');
-  // The merge first: building a thread's own model rewrites its samples in place.
-  const model = mergedThreadModel(parts, request.file);
-  const perThread = parts.map((p) => modelFromRaw(p.raw, p.source, p.thread));
-  const reader = boundedTextReader({ token });
-  for (const m of [model, ...perThread]) await applySourceMaps(m, reader, sourceMapUrls, token);
-  progress('Reading V8 signals', 0.55);
-  const raws = await Promise.all(threads.map((t) => readV8Sidecar(t.path)));
-  const raw = mergeV8Signals(raws);
-  const v8 = raw ? await attachV8(model, request.file, raw, sourceMapUrls).catch(() => undefined) : undefined;
   progress('Placing time on lines', 0.6);
-  const analysis = await analyzeModel(model, { thread: ALL_THREADS, limit: request.limit ?? 50, profilePath: request.file, v8Raw: raw, sourceMapUrls, token });
+  const { model, analysis, v8Functions, threadsOf } = await analyzeThreads(loaded, { limit: request.limit ?? 50, profilePath: request.file, token });
   const { hotspots, packages } = analysis;
-  await annotateHotspots(hotspots, analysis.attribution, model, v8, ALL_THREADS, sourceMapUrls);
-  const threadsOf = threadsOfFunctions(model);
-  for (const h of hotspots) h.thread = threadSummary(threadsOfFunction(analysis.attribution, threadsOf, h.id));
-  for (const p of packages) p.thread = ALL_THREADS;
   throwIfCancelled(token, 'Opening the profile');
   progress('Building annotations', 0.75);
   const annotations = buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots, maxFunctions: request.maxFunctions, threadsOf });
   annotations.threads = threads.map((t) => t.thread);
   progress('Building the flamegraphs', 0.85);
-  // No flame chart for all threads together: they ran at the same time, so there is no one time axis.
-  // Inlined code in frames of its own, as the annotations place it (the merged model's own attribution).
-  const payload = buildFlamePayload(model, { title: `${title} — all ${threads.length} threads`, maxTimelineRuns: 0, attribution: analysis.attribution });
-  if (v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
-  const threadPayloads: NonNullable<EditorProfile['threads']> = [];
-  for (const [i, m] of perThread.entries()) {
-    throwIfCancelled(token, 'Opening the profile');
-    const p = buildFlamePayload(m, { title: `${title} — ${threads[i].thread}` });
-    const own = raws[i] ? await attachV8(m, threads[i].path, raws[i], sourceMapUrls).catch(() => undefined) : undefined;
-    if (own?.v8Functions?.size) addV8FlameExtras(p, own.v8Functions);
-    threadPayloads.push({ thread: threads[i].thread, payload: p });
-  }
-  return { model, hotspots, packages, v8Functions: v8?.v8Functions, annotations, payload, threads: threadPayloads };
+  // Inlined code in frames of its own, as the annotations place it (the merged model's own attribution),
+  // in the merged flamegraph and in each thread's.
+  const flame = await threadsFlame(loaded, { title, attribution: analysis.attribution, v8Functions, token });
+  return { model, hotspots, packages, v8Functions, annotations, payload: flame.all, threads: flame.threads };
+}
+
+/**
+ * A differential view where a side ran worker threads: every thread of each side as one profile (a side
+ * without workers is its main thread alone), thread frames matched by their role — worker threads of one
+ * script are interchangeable between runs — so the work a pool does is in the diff. The newer profile's
+ * threads are analysed for the editor, as when it is opened alone; the older side's inlined code is
+ * split as its run placed it (`beforeInline`) or from what that run saved beside its profiles.
+ */
+async function loadThreadsDiff(request: EditorProfileRequest, files: { after: SavedProfile[]; before: SavedProfile[] }, title: string, token: CancellationToken, progress: EditorProgress): Promise<EditorProfile> {
+  const beforePath = request.before!;
+  const after = files.after.length ? files.after : [{ thread: 'main', path: request.file, partial: false }];
+  const before = files.before.length ? files.before : [{ thread: 'main', path: beforePath, partial: false }];
+  const loaded = await loadThreads(after, request.file, token, (stage, f) => progress(stage, f / 2));
+  progress('Placing time on lines', 0.45);
+  const { model, analysis, v8Functions, threadsOf } = await analyzeThreads(loaded, { limit: request.limit ?? 50, profilePath: request.file, token });
+  const annotations = buildAnnotations(model, analysis.attribution, { profilePath: request.file, hotspots: analysis.hotspots, maxFunctions: request.maxFunctions, threadsOf });
+  annotations.threads = after.map((t) => t.thread);
+  const older = await loadThreads(before, beforePath, token, (stage, f) => progress(stage, 0.6 + f / 4));
+  throwIfCancelled(token, 'Opening the profile');
+  progress('Building the flamegraph', 0.9);
+  const beforeAttribution = request.beforeInline ?? await attributeProfile(older.model, { v8: older.raw, sourceMapUrls: older.sourceMapUrls, token });
+  const sides = request.diff?.sides
+    ? { before: { ...request.diff.sides.before, threads: before.map((t) => t.thread) }, after: { ...request.diff.sides.after, threads: after.map((t) => t.thread) } }
+    : undefined;
+  const payload = buildDiffPayload(older.model, model, {
+    title: `${title} — all ${after.length} thread${after.length > 1 ? 's' : ''}`, ...request.diff,
+    beforeTitle: `${request.diff?.beforeTitle ?? path.basename(beforePath)} — all ${before.length} thread${before.length > 1 ? 's' : ''}`,
+    ...(sides ? { sides } : {}), attribution: analysis.attribution, beforeAttribution,
+  });
+  return { model, hotspots: analysis.hotspots, packages: analysis.packages, v8Functions, annotations, payload, before: older.model };
 }
