@@ -67,6 +67,38 @@ describe('the V8 tier of a function that only ran inlined', () => {
     assert.equal(row.v8?.ownTier, undefined);
   });
 
+  it('a host that stayed in Sparkplug but ran its loop in on-stack-replacement code gives that code\'s tier, saying OSR (Node 24\'s pool task)', async () => {
+    const { row } = await analysed(signals({ quote: { tier: 'Sparkplug', osrTier: 'TurboFan', optimizations: 2 }, lineTotal: { tier: 'TurboFan', optimizations: 2 } }));
+    assert.equal(row.v8?.tier, 'TurboFan');
+    assert.equal(row.v8?.ranInlinedOsr, true);
+    assert.equal(formatV8Summary(row.v8!), 'TurboFan (inlined into quote, OSR)');
+    assert.match(v8FunctionMarkdown(row.v8!), /whose TurboFan code compiled on the stack \(OSR: its loop was optimized while it ran; the function itself stayed in a lower tier\) ran it; every sample of it ran there, none in its own copy \(TurboFan at the end of the run\)\./);
+  });
+
+  it('a function with a frame of its own that ran mostly inlined takes the host\'s tier too, with the share; one that ran mostly in its own frames keeps its own', async () => {
+    const withFrame = (ownMs: number) => synthModel([fn('', APP, 1, 1, { children: [
+      fn('quote', APP, quote[0], quote[1], { ticks: { [loop]: 10, [body]: 60, [callLine]: 2 } }),
+      fn('lineTotal', PRICING, lineTotal[0], lineTotal[1], { ticks: { [body]: ownMs } }),
+    ] })]);
+    for (const [ownMs, inlined] of [[10, true], [200, false]] as const) {
+      const m = withFrame(ownMs);
+      const raw = signals();
+      const v8Functions = (await joinV8Signals(m, raw)).functions;
+      const analysis = await analyzeModel(m, { thread: 'main', limit: 10, profilePath: '/nonexistent/p.cpuprofile', v8Raw: raw });
+      await annotateHotspots(analysis.hotspots, analysis.attribution, m, { v8Functions, raw });
+      const row = analysis.hotspots.find((h) => h.function === 'lineTotal')!;
+      assert.ok(analysis.attribution.functions[row.id].model >= 0, 'lineTotal has a frame here');
+      if (inlined) {
+        assert.equal(formatV8Summary(row.v8!), 'TurboFan (inlined into quote)');
+        assert.ok(Math.abs(row.v8!.ranInlinedShare! - 70 / 80) < 1e-9, String(row.v8!.ranInlinedShare));
+        assert.match(v8FunctionMarkdown(row.v8!), /; 87\.5% of its time ran there, the rest in its own copy \(Ignition at the end of the run\)\./);
+      } else {
+        assert.equal(row.v8?.tier, 'Ignition');
+        assert.equal(row.v8?.ranInlinedIn, undefined);
+      }
+    }
+  });
+
   it('a host that never ran optimized code leaves the function\'s own tier (no claim it ran inlined)', async () => {
     const { row } = await analysed(signals({ quote: { tier: 'Ignition', optimizations: 0 } }));
     assert.equal(row.v8?.tier, 'Ignition');

@@ -192,11 +192,16 @@ class JoinContext {
     };
   }
 
-  /** The optimized tier a function's code ran in: its tier at the end, else the last one V8 traced compiling (it was deoptimized since). */
-  static optimizedTier(r: RawV8Function): V8Tier | undefined {
+  /**
+   * The optimized code a function's callees ran inlined in: its tier at the end, else the last one V8
+   * traced compiling (it was deoptimized since), else its on-stack-replacement code's (a long loop
+   * optimized while it ran; the function itself stayed in a lower tier).
+   */
+  static optimizedTier(r: RawV8Function): { tier: V8Tier; osr: boolean } | undefined {
     const end = tierOf(r);
-    if (isOptimizedTier(end)) return end;
-    return r.lastTraced === 'Maglev' || r.lastTraced === 'TurboFan' ? r.lastTraced : undefined;
+    if (isOptimizedTier(end)) return { tier: end, osr: false };
+    if (r.lastTraced === 'Maglev' || r.lastTraced === 'TurboFan') return { tier: r.lastTraced, osr: false };
+    return r.osrTier ? { tier: r.osrTier, osr: true } : undefined;
   }
 }
 
@@ -253,43 +258,57 @@ export async function joinV8Signals(model: ProfileModel, raw: V8RawSignals, opti
   return { functions: result, findings };
 }
 
-/** A function the profile has no frame of: every sample of its code ran inlined in other functions' frames (attribution placed it). */
+/**
+ * A function whose time ran (all or mostly) inlined in other functions' frames, where attribution placed
+ * it: the profile has no frame of it, or frames with the lesser part of its time.
+ */
 export interface InlinedOnlyFunction {
   name: string;
   /** Its position in the script V8 ran (the key of V8's facts about it), when known. */
   generated?: { file: string; line: number; column: number };
   /** The model functions whose frames its code ran in, most time first. */
   hosts: number[];
+  /** A function with frames of its own: its signals as joined to them. */
+  own?: V8FunctionSignals;
+  /** The part of its time that ran inlined (1: all of it). */
+  share: number;
 }
 
 /**
- * V8's view of functions that only ran inlined. The code of such a function that ran is its hosts'
+ * V8's view of functions whose time ran inlined. The code of such a function that ran is its hosts'
  * optimized code, so its tier is the first host's optimized tier (`ranInlinedIn` names that host; its
- * own copy's tier, when V8 still had one, in `ownTier`). Its own record supplies the rest: compiles,
- * deopts inside it, where V8 inlined it. Keys as given; functions neither V8 nor a host can speak for
- * are absent.
+ * own copy's tier, when V8 still had one, in `ownTier`; `ranInlinedShare` when some of its time ran in
+ * frames of its own). Its own record supplies the rest: compiles, deopts inside it, where V8 inlined it.
+ * Keys as given; functions neither V8 nor a host can speak for are absent (a function with frames of its
+ * own and no optimized host keeps the signals of its frames).
  */
 export async function joinInlinedOnly(model: ProfileModel, raw: V8RawSignals, fns: ReadonlyMap<number, InlinedOnlyFunction>, options: JoinOptions = {}): Promise<Map<number, V8FunctionSignals>> {
   const out = new Map<number, V8FunctionSignals>();
   if (fns.size === 0) return out;
   const ctx = new JoinContext(model, raw, options);
   for (const [id, fn] of fns) {
-    const own = fn.generated ? ctx.find(fn.generated.file, fn.generated.line, fn.generated.column, fn.name) : undefined;
-    let host: { f: number; tier: V8Tier } | undefined;
+    const own = !fn.own && fn.generated ? ctx.find(fn.generated.file, fn.generated.line, fn.generated.column, fn.name) : undefined;
+    let host: { f: number; tier: V8Tier; osr: boolean } | undefined;
     for (const f of fn.hosts) {
       const r = ctx.ofModel(f);
-      const tier = r ? JoinContext.optimizedTier(r) : undefined;
-      if (tier) { host = { f, tier }; break; }
+      const code = r ? JoinContext.optimizedTier(r) : undefined;
+      if (code) { host = { f, ...code }; break; }
     }
+    if (fn.own && !host) continue;
     if (!own && !host) continue;
-    const signals: V8FunctionSignals = own ? await ctx.signalsOf(own) : { tier: 'unknown', optimizations: 0, deopts: [], inlinedInto: [], inlined: [] };
+    const signals: V8FunctionSignals = fn.own ? { ...fn.own, inlinedInto: [...fn.own.inlinedInto] }
+      : own ? await ctx.signalsOf(own) : { tier: 'unknown', optimizations: 0, deopts: [], inlinedInto: [], inlined: [] };
     if (host) {
       const info = model.functions[host.f];
       const pos = displayPosition(info);
       const shown = displayRef(info.name, { file: pos.file, line: pos.line ?? 0 });
-      if (signals.tier !== 'unknown' && signals.tier !== host.tier) signals.ownTier = signals.tier;
+      if (signals.tier !== 'unknown') signals.ownTier = signals.tier;
       signals.tier = host.tier;
       signals.ranInlinedIn = shown;
+      if (host.osr) signals.ranInlinedOsr = true;
+      if (fn.share < 1) signals.ranInlinedShare = fn.share;
+      delete signals.tierUnknown;
+      delete signals.notOptimized;
       if (!signals.inlinedInto.includes(shown)) signals.inlinedInto.unshift(shown);
     } else if (signals.tier === 'unknown') signals.tierUnknown = tierUnknownOf(own!, raw);
     if (own?.notInlinable) signals.notInlined = { reason: own.notInlinable, explanation: explainNotInlined(own.notInlinable) };

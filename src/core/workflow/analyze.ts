@@ -64,9 +64,10 @@ export async function attachV8(model: ProfileModel, profilePath: string, given: 
 
 /**
  * Puts each hotspot's V8 signals on it: a function with a frame by its model index (hotspot ids are
- * attribution ids, the model's index for functions with a frame). A function with no frame ran only
- * inlined, in the frames attribution placed its time in: it gets V8's record of it with the tier of
- * that optimized code (`TurboFan (inlined into X)`, v8/join.ts joinInlinedOnly), in every thread.
+ * attribution ids, the model's index for functions with a frame). A function whose time ran only or
+ * mostly inlined, in the frames attribution placed it in, gets the tier of that optimized code
+ * (`TurboFan (inlined into X)`, v8/join.ts joinInlinedOnly) — its own copy's tier would describe code
+ * that hardly ran — in every thread.
  */
 export async function annotateHotspots(
   hotspots: ThreadHotspot[], attribution: Attribution, model: ProfileModel,
@@ -81,14 +82,15 @@ export async function annotateHotspots(
     const f = info?.model ?? -1;
     const signals = f >= 0 ? byFunction.get(f) : undefined;
     if (signals) h.v8 = signals;
-    else if (info && f < 0) {
+    const share = attribution.selfUs[h.id] > 0 ? attribution.inlinedUs[h.id] / attribution.selfUs[h.id] : 0;
+    if (info && (f < 0 || share > 0.5)) {
       const hosts = (attribution.inlinedInto.get(h.id) ?? []).map((x) => attribution.functions[x.frame]?.model ?? -1).filter((m) => m >= 0);
-      if (hosts.length) inlinedOnly.set(h.id, { name: info.name, generated: info.generated, hosts });
+      if (hosts.length) inlinedOnly.set(h.id, { name: info.name, generated: info.generated, hosts, own: signals, share: f < 0 ? 1 : share });
     }
   }
   if (!inlinedOnly.size || !v8?.raw) return;
   const joined = await joinInlinedOnly(model, v8.raw, inlinedOnly, { sourceMapUrls });
-  for (const h of hotspots) if (h.thread === thread && !h.v8) { const s = joined.get(h.id); if (s) h.v8 = s; }
+  for (const h of hotspots) if (h.thread === thread) { const s = joined.get(h.id); if (s) h.v8 = s; }
 }
 
 /** A warning naming the sources attribution could not read (once per analysis). */

@@ -76,7 +76,9 @@ export async function loadEditorProfile(request: EditorProfileRequest, token: Ca
   // compares every thread of both sides when either side has them).
   const threads = await threadProfilesOf(request.file, token);
   const beforeThreads = request.before ? await threadProfilesOf(request.before, token) : [];
-  if (request.before && (threads.length > 1 || beforeThreads.length > 1)) return loadThreadsDiff(request, { after: threads, before: beforeThreads }, title, token, progress);
+  // (A side in another format — pprof, 0x — is compared as before, main threads: thread profiles are .cpuprofile files.)
+  const cpuprofiles = /\.cpuprofile$/i.test(request.file) && /\.cpuprofile$/i.test(request.before ?? '');
+  if (request.before && cpuprofiles && (threads.length > 1 || beforeThreads.length > 1)) return loadThreadsDiff(request, { after: threads, before: beforeThreads }, title, token, progress);
   if (!request.before && threads.length > 1) return loadThreadsProfile(request, threads, title, token, progress);
   progress(`Reading ${title}`, 0.05);
   const read = { pathMap: request.pathMap, sampleType: request.sampleType };
@@ -151,8 +153,7 @@ async function loadThreadsProfile(request: EditorProfileRequest, threads: SavedP
  */
 async function loadThreadsDiff(request: EditorProfileRequest, files: { after: SavedProfile[]; before: SavedProfile[] }, title: string, token: CancellationToken, progress: EditorProgress): Promise<EditorProfile> {
   const beforePath = request.before!;
-  const after = files.after.length ? files.after : [{ thread: 'main', path: request.file, partial: false }];
-  const before = files.before.length ? files.before : [{ thread: 'main', path: beforePath, partial: false }];
+  const { after, before } = files;
   const loaded = await loadThreads(after, request.file, token, (stage, f) => progress(stage, f / 2));
   progress('Placing time on lines', 0.45);
   const { model, analysis, v8Functions, threadsOf } = await analyzeThreads(loaded, { limit: request.limit ?? 50, profilePath: request.file, token });
