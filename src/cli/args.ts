@@ -68,7 +68,8 @@ Compare (A and B run alternately in pairs, A B B A …, on fresh processes; anal
   --prepare CMD             run CMD in each side's folder first (e.g. "npm run build"), through the shell;
                             a revision's reused node_modules are then copied, so it writes only into its own
   --allow-same-sides        run even when both sides resolve to the same files, node and settings (an A/A
-                            comparison on purpose; refused otherwise, e.g. --base HEAD on a clean tree)
+                            comparison on purpose; refused otherwise, e.g. --base HEAD on a clean tree);
+                            also for startup's --node, --base and --bisect-* lists
   --no-profile              skip the profile of each side (no differential flamegraph or function diff)
   --alpha A                 verify, compare, startup variants: chance of calling a change that is not there (default 0.05)
   load per run defaults to --duration 3 --warmup 1 (many short runs, interleaved, beat a few long ones)
@@ -359,7 +360,7 @@ export function parseCli(givenArgv: string[]): CliArgs {
   if (attach && command.length > 0) throw invalidOption('--attach profiles a running process: leave out the command after `--`.');
   if (subcommand !== 'report' && subcommand !== 'bench' && command.length === 0 && !attach) throw invalidOption(`\`hotpath ${subcommand}\` needs the command that starts your app after \`--\`, e.g. \`hotpath ${subcommand} -- node server.js\`.`);
   if (values.script && subcommand !== 'profile' && subcommand !== 'compare') throw invalidOption('--script works with `hotpath profile` and `hotpath compare`.');
-  const compareOnly = (['env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile', 'allow-same-sides'] as const).find((k) => values[k] !== undefined);
+  const compareOnly = (['env-a', 'env-b', 'node-arg-a', 'node-arg-b', 'label-a', 'label-b', 'target-ci', 'budget', 'min-pairs', 'max-pairs', 'prepare', 'no-profile'] as const).find((k) => values[k] !== undefined);
   if (compareOnly && subcommand !== 'compare') throw invalidOption(`--${compareOnly} works with \`hotpath compare\` only.`);
   for (const flag of ['node', 'base'] as const) {
     if (values[flag] !== undefined && subcommand !== 'compare' && subcommand !== 'startup') throw invalidOption(`--${flag} works with \`hotpath compare\` and \`hotpath startup\`.`);
@@ -373,6 +374,7 @@ export function parseCli(givenArgv: string[]): CliArgs {
   const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
   if (alpha !== undefined && !(alpha > 0 && alpha < 0.5)) throw invalidOption(`--alpha must be between 0 and 0.5, e.g. 0.01 (got '${values.alpha}').`);
   if (compare && alpha !== undefined) compare.interleave.alpha = alpha;
+  if (values['allow-same-sides'] && subcommand !== 'compare' && !startup?.variants) throw invalidOption('--allow-same-sides works with `hotpath compare` and `hotpath startup --node/--base/--bisect-*`.');
   if (values.pairs !== undefined && subcommand !== 'compare' && subcommand !== 'bench' && !(subcommand === 'startup' && startup?.variants)) throw invalidOption('--pairs works with `hotpath compare`, `hotpath bench --compare/--against` and `hotpath startup --node/--base/--bisect-*`.');
   for (const flag of ['tasks', 'compare', 'against', 'save', 'baseline'] as const) {
     if (values[flag] !== undefined && subcommand !== 'bench') throw invalidOption(`--${flag} works with \`hotpath bench\` only.`);
@@ -454,7 +456,7 @@ export function parseCli(givenArgv: string[]): CliArgs {
 
 export interface StartupArgs {
   /** Comparing or bisecting variants instead of measuring one start. */
-  variants?: { nodes?: string[]; base?: string; revisions?: string[]; bisect: boolean; pairs?: number };
+  variants?: { nodes?: string[]; base?: string; revisions?: string[]; bisect: boolean; pairs?: number; allowSameSides?: boolean };
   warmup: number;
   profileRuns: number;
   until: 'auto' | 'exit' | 'listen';
@@ -462,7 +464,7 @@ export interface StartupArgs {
   compileCache: boolean;
 }
 
-function parseStartup(values: { pairs?: string; warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean; node?: string[]; base?: string; 'bisect-node'?: string; 'bisect-rev'?: string }): StartupArgs {
+function parseStartup(values: { pairs?: string; warmup?: string; 'profile-runs'?: string; until?: string; 'no-modules'?: boolean; 'no-compile-cache'?: boolean; node?: string[]; base?: string; 'bisect-node'?: string; 'bisect-rev'?: string; 'allow-same-sides'?: boolean }): StartupArgs {
   const split = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
   const chosen = [values.node?.length ? '--node' : '', values.base !== undefined ? '--base' : '', values['bisect-node'] ? '--bisect-node' : '', values['bisect-rev'] ? '--bisect-rev' : ''].filter(Boolean);
   if (chosen.length > 1) throw invalidOption(`Use one of ${chosen.join(', ')} at a time.`);
@@ -474,7 +476,7 @@ function parseStartup(values: { pairs?: string; warmup?: string; 'profile-runs'?
     : values.base !== undefined ? { base: values.base, bisect: false }
       : values['bisect-node'] ? { nodes: bisectList, bisect: true }
         : values['bisect-rev'] ? { revisions: bisectList, bisect: true } : undefined;
-  const variants = chosenVariants && pairs !== undefined ? { ...chosenVariants, pairs } : chosenVariants;
+  const variants = chosenVariants && { ...chosenVariants, ...(pairs !== undefined ? { pairs } : {}), ...(values['allow-same-sides'] ? { allowSameSides: true } : {}) };
   const count = (flag: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);

@@ -24,7 +24,7 @@ export function compareJson(r: CompareResult, diffHtmlPath: string | null) {
     })),
     comparison: { ...r.comparison, metrics },
     runs: r.runs,
-    diff: r.diff ? { functions: r.diff.functions, matched: r.diff.matched, compared: r.diff.compared } : null,
+    diff: r.diff ? { functions: r.diff.functions, matched: r.diff.matched, compared: r.diff.compared, threads: r.diff.threads ?? null } : null,
     diffHtmlPath,
     profilePaths: r.profiles ? { a: r.profiles.a.path, b: r.profiles.b.path } : null,
     profilePath: r.profiles?.b.path ?? null,

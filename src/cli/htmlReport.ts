@@ -9,15 +9,13 @@ import * as path from 'node:path';
 import { buildDiffPayload, buildFlamePayload } from '../core/flame';
 import { ErrorCode, errorMessage, HotpathError } from '../core/common/errors';
 import { loadProfile, type ProfileModel } from '../core/profile';
-import { loadThreadsModel } from '../core/profile/threads';
-import { mergeV8Signals } from '../core/v8/mergeThreads';
-import { readV8Sidecar } from '../core/v8/sidecar';
 import { attachV8 } from '../core/workflow/analyze';
 import { encodePayload, type FlamePayload } from '../shared/flame/payload';
 import { addV8FlameExtras } from '../core/v8/flameExtras';
 import type { V8FunctionSignals } from '../core/v8/types';
 import { flameHtml } from '../shared/webviewHtml';
-import type { CompareResult } from '../core/workflow/compare';
+import { diffSideOf, type CompareResult } from '../core/workflow/compare';
+import { analyzeThreads, loadThreads, threadsFlame } from '../core/workflow/threadsProfile';
 import type { Attribution } from '../core/attribution/types';
 import { savedAttribution } from '../core/workflow/savedAttribution';
 
@@ -68,16 +66,17 @@ export async function writeFlameReport(model: ProfileModel, out: string, v8Funct
 
 /**
  * A run with worker threads: every thread in one flamegraph, a frame per thread under the root (no flame
- * chart: the threads ran at the same time), each frame with its own isolate's V8 tier.
+ * chart: the threads ran at the same time), each frame with its isolate's V8 tier, and code V8 inlined
+ * drawn as frames of the inlined callee as the editor places it (the merged threads' attribution:
+ * workflow/threadsProfile.ts, the editor's own analysis).
  */
-export async function writeThreadsFlameReport(profiles: readonly { thread: string; path: string }[], out: string): Promise<string> {
+export async function writeThreadsFlameReport(profiles: readonly { thread: string; path: string }[], out: string, options: { attribution?: boolean } = {}): Promise<string> {
   const main = path.resolve(profiles[0].path);
-  const model = await loadThreadsModel(profiles.map((p) => ({ thread: p.thread, path: path.resolve(p.path) })), { source: main });
-  const payload = buildFlamePayload(model, { title: `${path.basename(main)} — all ${profiles.length} threads`, maxTimelineRuns: 0 });
-  const raw = mergeV8Signals(await Promise.all(profiles.map((p) => readV8Sidecar(path.resolve(p.path)))));
-  const v8 = raw ? await attachV8(model, main, raw).catch(() => undefined) : undefined;
-  if (v8?.v8Functions?.size) addV8FlameExtras(payload, v8.v8Functions);
-  return write(out, renderReportHtml(payload));
+  const loaded = await loadThreads(profiles.map((p) => ({ thread: p.thread, path: path.resolve(p.path) })), main);
+  const analysed = options.attribution === false ? undefined : await analyzeThreads(loaded, { limit: 1, profilePath: main });
+  const v8Functions = analysed?.v8Functions ?? (loaded.raw ? (await attachV8(loaded.model, main, loaded.raw, loaded.sourceMapUrls).catch(() => undefined))?.v8Functions : undefined);
+  const { all } = await threadsFlame(loaded, { title: path.basename(main), attribution: analysed?.analysis.attribution, v8Functions });
+  return write(out, renderReportHtml(all));
 }
 
 /** A prepared payload (e.g. an allocation profile's) → HTML file. */
@@ -108,11 +107,14 @@ export async function writeDiffReport(before: { path: string; model?: ProfileMod
  * header; user files matched relative to each side's project root (a worktree and the working tree).
  */
 export async function writeCompareReport(result: CompareResult, out: string): Promise<string> {
-  const { a, b } = result.profiles!;
-  const side = (s: CompareResult['sides'][number]) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
+  // Every thread of both sides when a side ran worker threads (the header says so), else the main threads.
+  const a = diffSideOf(result.profiles!.a);
+  const b = diffSideOf(result.profiles!.b);
+  const threads = result.diff?.threads;
+  const side = (s: CompareResult['sides'][number], labels: string[] | undefined) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs, ...(labels ? { threads: labels } : {}) });
   const payload = buildDiffPayload(a.model, b.model, {
     title: `B: ${result.sides[1].label}`, beforeTitle: `A: ${result.sides[0].label}`, beforeRoot: a.projectRoot, afterRoot: b.projectRoot,
-    sides: { before: side(result.sides[0]), after: side(result.sides[1]) },
+    sides: { before: side(result.sides[0], threads?.a), after: side(result.sides[1], threads?.b) },
     ...(a.attribution && b.attribution ? { attribution: b.attribution, beforeAttribution: a.attribution } : {}),
   });
   if (b.v8Functions?.size) addV8FlameExtras(payload, b.v8Functions);

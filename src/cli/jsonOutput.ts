@@ -46,6 +46,11 @@ export function v8Json(s: V8FunctionSignals) {
     inlined: s.inlined,
     notOptimized: s.notOptimized ?? null,
     notInlined: s.notInlined ?? null,
+    ...(s.ranInlinedIn ? { ranInlinedIn: s.ranInlinedIn } : {}),
+    ...(s.ownTier ? { ownTier: s.ownTier } : {}),
+    ...(s.ranInlinedOsr ? { ranInlinedOsr: true } : {}),
+    ...(s.ranInlinedShare !== undefined ? { ranInlinedShare: Math.floor(s.ranInlinedShare * 1000) / 1000 } : {}),
+    ...(s.tierUnknown ? { tierUnknown: s.tierUnknown } : {}),
   };
 }
 

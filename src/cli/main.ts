@@ -140,7 +140,7 @@ async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
     // --no-attribution: frames as V8 charged them, on both sides of a diff.
     const attribution = args.attribution ? result.attribution : undefined;
-    if (!args.diff && result.profiles && result.profiles.length > 1) return writeThreadsFlameReport(result.profiles, args.html);
+    if (!args.diff && result.profiles && result.profiles.length > 1) return writeThreadsFlameReport(result.profiles, args.html, { attribution: args.attribution });
     return args.diff
       ? writeDiffReport({ path: result.diff?.beforePath ?? args.files[0], model: result.diff?.before }, result.model, args.html, attribution)
       : writeFlameReport(result.model, args.html, result.v8Functions, undefined, attribution);

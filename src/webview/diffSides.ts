@@ -10,7 +10,16 @@ export function describeSide(side: DiffSide): string {
     ...Object.entries(side.env ?? {}).map(([k, v]) => `${k}=${v}`),
     ...(side.nodeArgs ?? []),
   ].filter((f) => f && !side.label.includes(f));
-  return [side.label, ...facts].join(' · ');
+  return [side.label, ...facts, ...(side.threads ? [threadsText(side.threads)] : [])].join(' · ');
+}
+
+/** What a diff over threads covers on a side: `all 3 threads (main + 2 workers)`, `main thread only (no workers)`. */
+function threadsText(threads: readonly string[]): string {
+  if (threads.length <= 1) return `${threads[0] ?? 'main'} thread only (no workers)`;
+  const workers = threads.filter((t) => /\bworker \d+/.test(t)).length;
+  const others = threads.length - workers - 1;
+  const parts = [workers ? `${workers} worker${workers > 1 ? 's' : ''}` : '', others > 0 ? `${others} other process${others > 1 ? 'es' : ''}` : ''].filter(Boolean);
+  return `all ${threads.length} threads (main + ${parts.join(' + ')})`;
 }
 
 /** The header's summary of a differential payload; undefined for a plain one. `amount`: ms, or bytes for an allocation view. */

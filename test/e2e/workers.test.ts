@@ -142,4 +142,46 @@ describe('VS Code end to end: worker threads', function () {
     await frame.locator('.hp-views button', { hasText: 'All threads' }).click();
     await frame.locator('.hp-views button[aria-pressed="true"]', { hasText: 'All threads' }).waitFor({ timeout: 30_000 });
   });
+
+  it('a search for levenshtein, which V8 inlined into the task function, finds its CodeLens\'s time: in all threads and in each pool thread\'s own flamegraph', async () => {
+    await openFile(page, WORKER_FILE);
+    await goToLine(page, levenshteinLine + 8);
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: 'worker threads' }).filter({ visible: true }).first().waitFor({ timeout: 30_000 });
+    const lens = (await lensesWithLines(page)).find((l) => /^function levenshtein\(/.test(l.line));
+    assert.ok(lens, 'a CodeLens above levenshtein');
+    const lensTotal = Number(/([\d.]+)% total/.exec(lens.lens)?.[1]);
+    await page.locator('.tabs-container .tab', { hasText: 'Flamegraph' }).first().click();
+    const frame = webview(page);
+    const pane = frame.locator('[data-pane="main"]');
+    await pane.waitFor({ timeout: 60_000 });
+    const search = frame.locator('input[type="search"]');
+    const result = frame.locator('.hp-search-result[data-share-pct]');
+    /** The search's share and time (the result reads `1 function · 54.5% of total (5,380 ms)`). */
+    const searched = async (): Promise<{ pct: number; ms: number; text: string }> => {
+      await search.fill('');
+      await search.fill('levenshtein');
+      await result.filter({ hasText: /of total/ }).waitFor({ timeout: 10_000 });
+      const text = await textOf(result);
+      const m = /\(([\d,.]+) (ms|s)\)/.exec(text);
+      assert.ok(m, text);
+      return { pct: Number(await result.getAttribute('data-share-pct')), ms: Number(m[1].replace(/,/g, '')) * (m[2] === 's' ? 1000 : 1), text };
+    };
+    const all = await searched();
+    assert.ok(Math.abs(all.pct - lensTotal) <= 1, `All threads: the search (${all.text}) agrees with the CodeLens (${lens.lens}) within 1 point`);
+    let sum = 0;
+    for (const thread of ['worker 1 (worker.js)', 'worker 2 (worker.js)']) {
+      await frame.locator('.hp-views button', { hasText: thread }).click();
+      await frame.locator('.hp-title', { hasText: thread }).waitFor({ timeout: 30_000 });
+      const drawn = await pane.evaluate(() => (globalThis as any).__hotpath.boxes('main') as { name: string; inlined: boolean }[]);
+      assert.ok(drawn.some((b) => b.name === 'levenshtein' && b.inlined), `${thread}: levenshtein drawn as an inlined frame`);
+      const one = await searched();
+      log(`${thread}: search "${one.text}"`);
+      sum += one.ms;
+      await screenshot(page, `workers-06-search-${thread.slice(0, 8).replace(/\W/g, '')}`);
+    }
+    // Each pool thread's share is of its own time; their times add up to the CodeLens's (of all threads).
+    assert.ok(Math.abs(sum - all.ms) <= Math.max(2, all.ms * 0.01), `the pool threads' searches (${sum} ms) add up to All threads' (${all.text})`);
+    await search.fill('');
+    await frame.locator('.hp-views button', { hasText: 'All threads' }).click();
+  });
 });

@@ -93,6 +93,10 @@ describe('V8 code-trace parser', () => {
     const osr = t.deopts.find((d) => d.name === 'loop')!;
     assert.ok(isOsrReason(osr.reason));
     assert.equal(osr.codeKind, 'MAGLEV');
+    // Its loop's on-stack-replacement code is TurboFan's: the tier the code it inlined ran at (the function's own tier is not set by it).
+    const loop = [...t.functions.values()].find((f) => f.name === 'loop' && f.sfi === '0x406054d74b9')!;
+    assert.equal(loop.lastOsr, 'TurboFan');
+    assert.equal(loop.last, undefined);
     assert.ok(!isOsrReason('wrong map'));
     // Anonymous function in a node: script: the name is empty, the script is the <…> part.
     const anon = t.functions.get('0x191cfee16fa1')!;

@@ -22,7 +22,8 @@ import type { PreflightCheck } from '../workflow/preflight';
 import type { EventLoopResult, MemoryResult } from '../workflow/memoryAndLoop';
 import { threadProfilesOf } from '../workflow/profileStore';
 import { reportProfile, type ReportResult } from '../workflow/report';
-import { analyzeThreads, threadsOfAttributed } from '../workflow/threadsAnalysis';
+import { threadsOfFunction } from '../annotate/build';
+import { analyzeThreads, loadThreads } from '../workflow/threadsProfile';
 
 export interface AnalyzedProfile {
   profilePath: string;
@@ -123,12 +124,13 @@ export class ProfileCache {
   private async analyze(file: string, read: ReadOptions, token?: CancellationToken): Promise<AnalyzedProfile> {
     const threads = await threadProfilesOf(file, token);
     if (threads.length > 1) {
-      const t = await analyzeThreads(file, threads, { limit: REPORT_ROWS, token: token ?? neverCancelled });
-      const of = (id: number) => threadsOfAttributed(t, id);
+      const t = await analyzeThreads(await loadThreads(threads, file, token ?? neverCancelled), { limit: REPORT_ROWS, profilePath: file, token });
+      // The threads a function ran in (its own frames and those it ran inlined in), main first.
+      const of = (id: number) => (id >= 0 ? threadsOfFunction(t.analysis.attribution, t.threadsOf, id) : []);
       return {
         profilePath: file, model: t.model, attribution: t.analysis.attribution, v8: t.v8, v8Functions: t.v8Functions,
         lines: linesOf(t.model, t.analysis.attribution, (id) => threadSummary(of(id))), hotspots: t.analysis.hotspots,
-        warnings: [...t.model.warnings, ...(t.analysis.overhead ? [t.analysis.overhead] : [])], threads: { labels: t.threads, of },
+        warnings: [...t.model.warnings, ...(t.analysis.overhead ? [t.analysis.overhead] : [])], threads: { labels: threads.map((x) => x.thread), of },
       };
     }
     const r = await this.report(file, read, token);

@@ -73,7 +73,7 @@ export class AttributionContext {
     if (existing !== undefined) return existing;
     const url = ref.file.startsWith('/') ? `file://${ref.file}` : ref.file;
     const shown = ref.line > 0 ? await this.scripts.displayPoint(ref.file, ref.line, Math.max(0, ref.column - 1)) : { file: ref.file, line: null, column: null };
-    return this.addFunction(key(ref.file, ref.line, ref.column), ref.name || '(anonymous)', url, shown.file, shown.line, shown.column);
+    return this.addFunction(key(ref.file, ref.line, ref.column), ref.name || '(anonymous)', url, shown.file, shown.line, shown.column, ref.line > 0 ? { file: ref.file, line: ref.line, column: ref.column } : undefined);
   }
 
   /** The attribution id of a function found by parsing (generated coordinates: matched to a frame when it has one). */
@@ -84,7 +84,7 @@ export class AttributionContext {
       const existing = this.positions.get(key(file, fn.anchor.line, fn.anchor.column + 1));
       if (existing !== undefined) return existing;
       const shown = await this.scripts.displayPoint(file, fn.anchor.line, fn.anchor.column);
-      return this.addFunction(key(file, fn.anchor.line, fn.anchor.column + 1), fn.name || '(anonymous)', `file://${file}`, shown.file, shown.line, shown.column);
+      return this.addFunction(key(file, fn.anchor.line, fn.anchor.column + 1), fn.name || '(anonymous)', `file://${file}`, shown.file, shown.line, shown.column, { file, line: fn.anchor.line, column: fn.anchor.column + 1 });
     }
     // Display coordinates: match by the display position of the frames.
     const k = `display\n${key(file, fn.anchor.line, fn.anchor.column + 1)}`;
@@ -99,12 +99,12 @@ export class AttributionContext {
     return this.addFunction(k, fn.name || '(anonymous)', `file://${file}`, file, fn.anchor.line, fn.anchor.column + 1);
   }
 
-  private addFunction(k: string, name: string, url: string, file: string, line: number | null, column: number | null): number {
+  private addFunction(k: string, name: string, url: string, file: string, line: number | null, column: number | null, generated?: AttributedFunctionInfo['generated']): number {
     const existing = this.positions.get(k);
     if (existing !== undefined) return existing;
     const classified = classify(name, url);
     const id = this.functions.length;
-    this.functions.push({ model: -1, name, file, line, column, url, category: classified.category, package: classified.package });
+    this.functions.push({ model: -1, name, file, line, column, url, category: classified.category, package: classified.package, ...(generated ? { generated } : {}) });
     this.byPosition.set(k, id);
     return id;
   }

@@ -36,6 +36,11 @@ export interface AttributedFunctionInfo {
   package: string | null;
   /** Where a source map put the function when that file is not installed (shown as secondary). */
   sourceNotInstalled?: { file: string; line: number; column: number };
+  /**
+   * A function known only as inlined code: its position in the script V8 ran (file path, 1-based line
+   * and column of its `(`), the key of V8's own facts about it; absent when only its source is known.
+   */
+  generated?: { file: string; line: number; column: number };
 }
 
 /** A direct callee's share of a user function's own cost (non-user code it called), or inlined non-user code. */

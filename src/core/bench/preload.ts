@@ -54,11 +54,11 @@ function statusReader(): ((f: Fn) => V8Tier) | undefined {
     try {
       const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: Fn) => number;
       const probes = new Function(`
-        function hot(x) { return (x + 1) | 0; }
-        function cold(x) { return x - 1; }
-        %PrepareFunctionForOptimization(hot); hot(1); hot(2); %OptimizeFunctionOnNextCall(hot); hot(3);
-        cold(1);
-        return [%GetOptimizationStatus(hot), %GetOptimizationStatus(cold)];`) as () => [number, number];
+        function hotpathProbeHot(x) { return (x + 1) | 0; }
+        function hotpathProbeCold(x) { return x - 1; }
+        %PrepareFunctionForOptimization(hotpathProbeHot); hotpathProbeHot(1); hotpathProbeHot(2); %OptimizeFunctionOnNextCall(hotpathProbeHot); hotpathProbeHot(3);
+        hotpathProbeCold(1);
+        return [%GetOptimizationStatus(hotpathProbeHot), %GetOptimizationStatus(hotpathProbeCold)];`) as () => [number, number];
       const [hot, cold] = probes();
       const layout: StatusLayout | undefined = calibrateLayout(hot, cold);
       return (f) => tierFromStatus(status(f), layout);

@@ -9,7 +9,7 @@ import { CategoryCode } from '../../shared/flame/categories';
 import { FLAME_PAYLOAD_VERSION, type FlameDiff, type FlamePayload, type FlameProfileMeta, type FunctionTable } from '../../shared/flame/payload';
 import { functionIdentities, identitiesOf, inferProjectRoot, matchFunctions, type FunctionIdentity } from '../profileDiff/identity';
 import type { FunctionInfo } from '../profile/types';
-import { aggregate } from './aggregate';
+import { aggregate, type Aggregated } from './aggregate';
 import { beforeSelfTimes } from './diff';
 import { inlineSplit, type InlineSource, type InlineSplit } from './inlined';
 import { buildTimeline, DEFAULT_MAX_RUNS } from './timeline';
@@ -85,12 +85,18 @@ function metaOf(model: ProfileModel, title?: string): FlameProfileMeta {
 }
 
 export function buildFlamePayload(model: ProfileModel, options: FlameOptions = {}): FlamePayload {
+  return buildFlame(model, options).payload;
+}
+
+/** @internal The payload, and what per-thread payloads are cut from (flame/threads.ts): the frame tree and each node's frame. */
+export function buildFlame(model: ProfileModel, options: FlameOptions = {}): { payload: FlamePayload } & Aggregated {
   const strings = new Strings();
   const split = inlineSplit(model, options.attribution);
   const functions = functionTable(model, strings, split);
-  const { tree, nodeToFrame } = aggregate(model, split);
+  const aggregated = aggregate(model, split);
+  const { tree, nodeToFrame } = aggregated;
   const maxRuns = options.maxTimelineRuns ?? DEFAULT_MAX_RUNS;
-  return {
+  const payload: FlamePayload = {
     version: FLAME_PAYLOAD_VERSION,
     meta: metaOf(model, options.title),
     strings: strings.list,
@@ -98,6 +104,7 @@ export function buildFlamePayload(model: ProfileModel, options: FlameOptions = {
     frames: { parent: tree.parent, func: tree.func, selfUs: tree.selfUs },
     timeline: maxRuns > 0 ? buildTimeline(model, nodeToFrame, maxRuns) : undefined,
   };
+  return { payload, ...aggregated };
 }
 
 /** How to match and label the two sides of a differential payload. */

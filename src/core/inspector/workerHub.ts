@@ -25,6 +25,9 @@ export function workerLabel(info: WorkerInfo): string {
 
 export type WorkerSetup = (worker: WorkerHandle) => Promise<void>;
 
+/** Resolves once the worker's event loop turns (named like all code Hotpath evaluates in a target: profile/selfFrames.ts). */
+const WAIT_FOR_A_TURN = 'new Promise(function hotpathWorkerTurn(resolve) { setImmediate(resolve); })';
+
 export class WorkerHub implements Disposable {
   private readonly subs = new DisposableStore();
   private readonly sessions = new Map<string, WorkerHandle>();
@@ -66,7 +69,7 @@ export class WorkerHub implements Disposable {
    */
   async settle(timeoutMs: number): Promise<void> {
     await Promise.all(this.workers.map((w) => Promise.race([
-      w.session.trySend('Runtime.evaluate', { expression: 'new Promise((resolve) => setImmediate(resolve))', awaitPromise: true, silent: true }),
+      w.session.trySend('Runtime.evaluate', { expression: WAIT_FOR_A_TURN, awaitPromise: true, silent: true }),
       new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
     ])));
   }

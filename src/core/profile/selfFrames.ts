@@ -1,18 +1,27 @@
 /**
  * Hotpath's own frames in a profile: its preloads (`hotpath-preload.js`, and the timing, startup and bench preloads, wherever installed) —
- * in script mode the program is paused in it (`waitForDebugger`) while the profiler starts — the V8
- * probe loop and the exit hook Hotpath evaluates in the target, and everything they call. That time is
+ * in script mode the program is paused in it (`waitForDebugger`) while the profiler starts — the code
+ * Hotpath evaluates in the target over the inspector (the V8 probes, the exit hook, the event-loop
+ * monitor and its 1 ms tick, the worker hub's wait for a turn), and everything they call. That time is
  * profiler overhead, never a hotspot: it is left out of rankings and reported as one number.
+ *
+ * Code evaluated over the inspector has no script file (its frames' url is ''), so it is told by name:
+ * every function Hotpath evaluates in a target is named `hotpath…` or `__hotpath…` (a unit test reads
+ * the sources and holds every such function to it). A function of the app's own has a url, and
+ * `eval`/`new Function` code of the app is not named so.
  */
 import { displayName, displayPosition } from './hotspots';
 import type { ProfileModel } from './types';
 
+/** Hotpath's, whatever the url (the listen observer is installed in the app's server objects by the preload). */
 const HOTPATH_FUNCTIONS = new Set(['__hotpathV8ProbeLoop', 'hotpathV8ExitHook', 'hotpathObserveListen']);
+/** The name of a function Hotpath evaluates in a target (no url): `hotpathLoopTick`, `__hotpathV8ProbeLoop`. */
+const EVALUATED_NAME = /^_*hotpath[A-Z]\w*$/;
 const PRELOAD_URL = /(^|[\\/])hotpath-(timing-|startup-|bench-)?preload\.js$/;
 
 /** A frame of Hotpath's own (its callees are then Hotpath's too). */
 export function isHotpathFrame(functionName: string, url: string): boolean {
-  return HOTPATH_FUNCTIONS.has(functionName) || (url !== '' && PRELOAD_URL.test(url));
+  return HOTPATH_FUNCTIONS.has(functionName) || (url === '' ? EVALUATED_NAME.test(functionName) : PRELOAD_URL.test(url));
 }
 
 export interface HotpathOverhead {

@@ -50,7 +50,7 @@ function rootOf(part: ThreadPart): number {
  * re-interned, each thread's root node is renamed to the thread's label and hung under a new root.
  * Returns the merged profile and the node index of each part's thread frame.
  */
-export function mergeRawProfiles(parts: ThreadPart[]): { raw: RawProfile; threadNodes: number[] } {
+export function mergeRawProfiles(parts: ThreadPart[]): { raw: RawProfile; threadNodes: number[]; sampleStarts: number[] } {
   if (parts.length === 0) throw new Error('mergeRawProfiles: no profiles');
   const strings: string[] = [];
   const interned = new Map<string, number>();
@@ -92,6 +92,7 @@ export function mergeRawProfiles(parts: ThreadPart[]): { raw: RawProfile; thread
   // next thread's first sample, so each sample keeps its own duration.
   let pending = 0;
   const threadNodes: number[] = [];
+  const sampleStarts: number[] = [];
   parts.forEach((part, k) => {
     const p = part.raw;
     let minId = Infinity;
@@ -124,6 +125,7 @@ export function mergeRawProfiles(parts: ThreadPart[]): { raw: RawProfile; thread
     tick += p.tickLine.length;
     raw.childIds[k] = p.id[roots[k]] + shift;
     threadNodes.push(first + roots[k]);
+    sampleStarts.push(sample);
     if (p.samples.length === 0) return;
     let own = 0;
     for (let s = 0; s < p.samples.length; s++, sample++) {
@@ -136,16 +138,38 @@ export function mergeRawProfiles(parts: ThreadPart[]): { raw: RawProfile; thread
     pending = Math.max(0, p.endTime - (p.startTime + own));
   });
   raw.endTime = sumDeltas + pending;
-  return { raw, threadNodes };
+  return { raw, threadNodes, sampleStarts };
+}
+
+/** Where one thread is in a merged model: its frame and its samples (one run of them, in order). */
+export interface ThreadSpan {
+  thread: string;
+  /** The profile file it came from. */
+  source: string;
+  /** The model node of the thread's frame (its own root, renamed). */
+  node: number;
+  /** Its samples are the model's `sampleStart .. sampleEnd - 1`. */
+  sampleStart: number;
+  sampleEnd: number;
+  /** Nodes of the thread's own profile. */
+  nodeCount: number;
+}
+
+/** Thread profiles as one model (see above), and where each thread is in it. */
+export function mergedThreads(parts: ThreadPart[], source: string): { model: ProfileModel; spans: ThreadSpan[] } {
+  const { raw, threadNodes, sampleStarts } = mergeRawProfiles(parts);
+  const model = modelFromRaw(raw, source, ALL_THREADS);
+  // A thread's frame is structure, like the root: never a hotspot, drawn as quietly as the root.
+  for (const v of threadNodes) model.functions[model.nodes.func[v]].category = 'root';
+  const spans = parts.map((p, k): ThreadSpan => ({
+    thread: p.thread, source: p.source, node: threadNodes[k], sampleStart: sampleStarts[k], sampleEnd: k + 1 < parts.length ? sampleStarts[k + 1] : model.samples.length, nodeCount: p.raw.nodeCount,
+  }));
+  return { model, spans };
 }
 
 /** Thread profiles as one model (see above); each part's model alone is what `loadProfile` gives. */
 export function mergedThreadModel(parts: ThreadPart[], source: string): ProfileModel {
-  const { raw, threadNodes } = mergeRawProfiles(parts);
-  const model = modelFromRaw(raw, source, ALL_THREADS);
-  // A thread's frame is structure, like the root: never a hotspot, drawn as quietly as the root.
-  for (const v of threadNodes) model.functions[model.nodes.func[v]].category = 'root';
-  return model;
+  return mergedThreads(parts, source).model;
 }
 
 /** Which threads each function ran in (thread labels, in the order given), from a merged model's frames. */

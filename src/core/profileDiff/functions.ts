@@ -52,6 +52,8 @@ export interface ProfileDiff {
   /** Functions present on both sides, of those with self time on either (how well the sides matched). */
   matched: number;
   compared: number;
+  /** Set when the diff covers every thread of each side (a side ran worker threads): each side's threads. */
+  threads?: { a: string[]; b: string[] };
 }
 
 /** A change of the share below this many percentage points is "same". */

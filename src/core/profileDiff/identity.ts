@@ -81,8 +81,15 @@ export function identitiesOf(functions: readonly FunctionInfo[], projectRoot: st
         const file = nodeModuleName(pos.file);
         return { key: `n\0${name}\0${file}`, looseKey: `n\0${name}`, name, file, line: pos.line, category: info.category, package: null, transparent: true };
       }
+      case 'root': {
+        // A thread's frame in a model of several threads: worker threads running one script are
+        // interchangeable from run to run (a pool hands work to whichever is free), and so are other
+        // processes of one command: matched as one, whatever their number or PID.
+        const role = name.replace(/\b(worker|process) \d+\b/g, '$1');
+        return { key: `root\0${role}`, looseKey: `root\0${role}`, name, file: '', line: null, category: info.category, package: null, transparent: false };
+      }
       default:
-        // Natives, GC, (program), (idle), (root): by name.
+        // Natives, GC, (program), (idle): by name.
         return { key: `${info.category}\0${name}`, looseKey: `${info.category}\0${name}`, name, file: '', line: null, category: info.category, package: null, transparent: info.category === 'native' };
     }
   });

@@ -1,7 +1,7 @@
 /** The report of each kind of run: profile, script, report, baseline, verify, compare, leak. */
 import { ownMatters } from '../attribution/rank';
 import type { BaselineResult, VerifyResult } from '../workflow/baseline';
-import type { CompareResult, CompareSide } from '../workflow/compare';
+import type { CompareResult, SideProfile } from '../workflow/compare';
 import type { LeakResult } from '../workflow/leakCheck';
 import type { ProfileResult } from '../workflow/profileWithLoad';
 import type { ScriptResult } from '../workflow/profileScript';
@@ -13,6 +13,7 @@ import { code, fn, type Inline, int, line, type Line, loc, ms, pathRef, pct, pro
 import { checksSection, warningsSection } from './notes';
 import { allocationsHeadline, allocationsSection, amountNum, isFunctionLevel, NO_LINES_NOTE, originSection, pprofWrittenSection } from './production';
 import { displayFile } from './paths';
+import { sideLines } from './sides';
 import { crashLines, growthLine, leakComparisonLine, leakCulprit, leakSections, loadLine, loopSection, memorySection, routesSection } from './runtime';
 
 export interface ReportOptions {
@@ -22,7 +23,7 @@ export interface ReportOptions {
   flamegraphPath?: string | null;
 }
 
-const present = (sections: Array<Section | undefined>): Section[] => sections.filter((s): s is Section => s !== undefined);
+export const present = (sections: Array<Section | undefined>): Section[] => sections.filter((s): s is Section => s !== undefined);
 
 /**
  * The headline of a profile: the user function to change, what its time goes to, and the load
@@ -150,21 +151,13 @@ const STOP: Record<CompareResult['comparison']['stopReason'], string> = {
   fixed: 'as asked (--pairs)',
 };
 
-function sideLines(name: string, s: CompareSide): Line[] {
-  const facts = [
-    s.nodeVersion ? `Node ${s.nodeVersion.replace(/^v/, '')}` : '',
-    s.gitRev ? `${s.gitRev.slice(0, 10)}${s.gitDirty ? ' + uncommitted changes' : ''}` : '',
-    ...Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
-    ...s.nodeArgs,
-  ].filter((f) => f && !s.label.includes(f));
-  // The facts that prove what the side ran: its folder (a revision's temporary worktree), the file the
-  // command starts, the node binary and where its dependencies came from.
-  const entry: Inline = s.entry ? code(displayFile(s.entry, s.root ?? s.cwd)) : '(the command names no file)';
-  return [
-    line([`${name}: `, code(s.label), facts.length ? [' — ', code(facts.join(' · '))] : ''], 2),
-    line(['in ', code(s.cwd), ' · runs ', entry, s.nodePath ? [' · node ', code(s.nodePath)] : ''], 5),
-    line(['dependencies: ', code(s.dependencies)], 5),
-  ];
+/** The model a side's diff was made of: its threads together when the diff covers threads. */
+const diffModel = (p: SideProfile) => p.threads?.model ?? p.model;
+
+/** `, every thread: A main + 2 workers, B main only`: what a diff over threads covers (shares are of all of a side's threads' time). */
+function threadsCovered(t: { a: string[]; b: string[] }): string {
+  const side = (labels: string[]) => (labels.length > 1 ? `main + ${labels.length - 1} ${labels.slice(1).every((l) => /\bworker \d+/.test(l)) ? 'worker' : 'other'} thread${labels.length > 2 ? 's' : ''}` : 'main only');
+  return `, every thread as one profile: A ${side(t.a)}, B ${side(t.b)}`;
 }
 
 export function compareReport(r: CompareResult, options: ReportOptions & { limit: number }): Report {
@@ -182,7 +175,7 @@ export function compareReport(r: CompareResult, options: ReportOptions & { limit
     ? [
       section('diff', [{
         ...functionDiffBlock(r.diff.functions, options.limit),
-        title: ['Functions whose share of the time changed (self time; A ', ms(r.profiles!.a.model.durationUs / 1000), ' profiled, B ', ms(r.profiles!.b.model.durationUs / 1000), `; matched by name, file and line on both sides: ${r.diff.matched} of ${r.diff.compared})`],
+        title: ['Functions whose share of the time changed (self time', r.diff.threads ? threadsCovered(r.diff.threads) : '', '; A ', ms(diffModel(r.profiles!.a).durationUs / 1000), ' profiled, B ', ms(diffModel(r.profiles!.b).durationUs / 1000), `; matched by name, file and line on both sides: ${r.diff.matched} of ${r.diff.compared})`],
       }]),
       v8ChangesSection(r.diff.functions, options.limit),
     ]

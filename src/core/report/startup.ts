@@ -8,7 +8,8 @@ import { analysisSections } from './analysis';
 import { comparisonBlock, VERDICT_WORD, verdictFact } from './comparison';
 import { code, type Inline, int, line, type Line, loc, ms, pathRef, pct, prose, type Report, section, type Section, table, text } from './model';
 import { warningsSection } from './notes';
-import type { ReportOptions } from './runs';
+import { sideLines } from './sides';
+import { present, type ReportOptions } from './runs';
 
 /** `express (12 modules)` / `./lib/config` */
 function moduleName(m: ModuleRow): Inline {
@@ -98,11 +99,14 @@ export function startupVariantsReport(r: StartupVariantsResult): Report {
       kind: 'startup',
       headline: [VERDICT_WORD[c.verdict], ': ', code(b.label), ' against ', code(a.label), ' — ', code(c.summary)],
       verdict: verdictFact(c, [a.label, b.label]),
-      sections: [section('title', [
-        text([['Hotpath startup: "', code(b.label), '" against "', code(a.label), '" (', int(c.pairs), ' interleaved pairs of cold starts)']]),
-        comparisonBlock(c, [a.label, b.label], 'values'),
-        text([['Verdict: ', VERDICT_WORD[c.verdict], ' — ', code(c.summary)]]),
-      ], false)],
+      sections: [
+        section('title', [
+          text([['Hotpath startup: "', code(b.label), '" against "', code(a.label), '" (', int(c.pairs), ' interleaved pairs of cold starts)'], ...sideLines('A', a), ...sideLines('B', b)]),
+          comparisonBlock(c, [a.label, b.label], 'values'),
+          text([['Verdict: ', VERDICT_WORD[c.verdict], ' — ', code(c.summary)]]),
+        ], false),
+        ...present([warningsSection(r.warnings)]),
+      ],
     };
   }
   const steps = r.steps.map((s, i) => line([`${i + 1}. `, code(s.b), ' vs ', code(s.a), `: ${VERDICT_WORD[s.verdict]} (${ratioText(s, s.level)}, `, int(s.pairs), ' pairs)'], 2));
@@ -115,8 +119,10 @@ export function startupVariantsReport(r: StartupVariantsResult): Report {
     ...(r.step ? { verdict: verdictFact(r.step.comparison, [r.step.sides[0].label, r.step.sides[1].label]) } : {}),
     sections: [
       section('title', [text([['Hotpath startup bisect over ', r.candidates.map((c) => code(c.label)).flatMap((x, i) => (i ? [' → ', x] : [x]))], ...steps])], false),
+      section('title', [text(r.candidates.flatMap((c, i) => sideLines(String(i + 1), c)), 'Variants')]),
       ...step,
       section('summary', [text([prose(r.summary)])]),
+      ...present([warningsSection(r.warnings)]),
     ],
   };
 }

@@ -1,30 +1,31 @@
 /**
- * The variants a startup comparison or bisect runs: the same command on another Node runtime, or at
- * another git revision. Both come from what `hotpath compare` uses: runtimes found on the machine or
- * installed from the npm registry (core/runtimes), revisions in a temporary git worktree with their
- * dependencies reused or installed (core/variants). A bisect may need many sides, so each is made on
- * its own here rather than as compare's pair.
+ * The variants a startup comparison or bisect runs: the same command on other Node runtimes, or at other
+ * git revisions. They are resolved exactly as `hotpath compare` resolves its sides (core/variants:
+ * runtimes found or installed, revisions in temporary worktrees with their own dependencies, paths by
+ * their real location), so each states the same facts — folder, entry file, revision, node binary,
+ * dependencies — and the same refusals hold: two variants that would run the same files on the same
+ * node (`--node v20 --node 20`, `--base HEAD` on a clean tree, a bisect list naming one entry twice) are
+ * an A/A comparison by accident, refused unless `--allow-same-sides`.
  */
-import * as path from 'node:path';
-import { type CancellationToken, neverCancelled, throwIfCancelled } from '../common/cancellation';
+import { type CancellationToken, neverCancelled } from '../common/cancellation';
+import { invalidOption } from '../common/errors';
 import { type Logger, silentLogger } from '../common/logger';
-import { resolveRuntime } from '../runtimes/resolve';
-import { withV } from '../runtimes/version';
-import { planDependencies, provideDependencies } from '../variants/dependencies';
-import { sideCommand } from '../variants/sides';
-import { checkoutRevision, inWorktree } from '../variants/worktree';
+import { resolveVariants, type ResolvedVariants, type SideSpec, type VariantsWording } from '../variants/sides';
 
-export interface StartupSide {
-  /** How people see it: "Node 24.21.0", "main~3 (1a2b3c4)". */
-  label: string;
+/** What `hotpath startup --node/--base/--bisect-*` (and `compare --startup`) asked for. */
+export interface StartupVariantsSpec {
   command: string[];
   cwd: string;
-  env: Record<string, string | undefined>;
-  /** The version the program must report ("v24.21.0"), when a runtime was asked for. */
-  expectedNodeVersion?: string;
-  gitRev?: string;
-  /** Removes what the side made (a worktree). */
-  dispose(): Promise<void>;
+  env?: Record<string, string | undefined>;
+  /** Two runtimes to compare, or several (oldest first) to bisect. */
+  nodes?: string[];
+  /** A git revision compared with the working tree (a = the revision, b = the working tree). */
+  base?: string;
+  /** Git revisions to bisect, oldest first. */
+  revisions?: string[];
+  bisect: boolean;
+  /** Run even when two variants resolve to the same files, node and settings: an A/A comparison on purpose. */
+  allowSameSides?: boolean;
 }
 
 export interface SideDeps {
@@ -33,37 +34,29 @@ export interface SideDeps {
   onProgress?: (message: string) => void;
 }
 
-interface BaseCommand { command: string[]; cwd: string; env?: Record<string, string | undefined> }
-
-/** The command on the Node runtime `spec` names (`24`, `22.23.3`, or a path to a node binary). */
-export async function runtimeSide(spec: string, base: BaseCommand, deps: SideDeps = {}): Promise<StartupSide> {
-  const token = deps.token ?? neverCancelled;
-  deps.onProgress?.(`Finding Node ${spec}`);
-  const rt = await resolveRuntime(spec, { installDeps: { token, onProgress: (p) => deps.onProgress?.(p.message) } });
-  (deps.logger ?? silentLogger).info(`Node ${spec}: ${rt.version} at ${rt.path} (${rt.source})`);
-  const on = sideCommand(base.command, base.env ?? {}, rt, []);
-  return { label: `Node ${rt.version}`, command: on.command, cwd: base.cwd, env: on.env, expectedNodeVersion: withV(rt.version), dispose: async () => undefined };
+/** The specs of the variants, in order, and how messages quote them. */
+function specsOf(request: StartupVariantsSpec): { specs: SideSpec[]; wording: VariantsWording } {
+  const command = 'hotpath startup';
+  if (request.nodes?.length) {
+    return { specs: request.nodes.map((node) => ({ node })), wording: { command, revisionFlag: '--base', nodeFlag: request.bisect ? '--bisect-node' : '--node', listFlag: '--bisect-node' } };
+  }
+  if (request.revisions?.length) {
+    return { specs: request.revisions.map((base) => ({ base })), wording: { command, revisionFlag: '--bisect-rev', nodeFlag: '--node', listFlag: '--bisect-rev' } };
+  }
+  if (request.base !== undefined) return { specs: [{ base: request.base }, {}], wording: { command, revisionFlag: '--base', nodeFlag: '--node' } };
+  throw invalidOption('A startup comparison takes two variants: --node A --node B, or --base REV (--bisect-node / --bisect-rev for a list).');
 }
 
-/** The command at git revision `rev`, from a temporary detached worktree with its dependencies. */
-export async function revisionSide(rev: string, base: BaseCommand, deps: SideDeps = {}): Promise<StartupSide> {
-  const token = deps.token ?? neverCancelled;
-  const logger = deps.logger ?? silentLogger;
-  deps.onProgress?.(`Checking out ${rev} in a temporary git worktree`);
-  const wt = await checkoutRevision(base.cwd, rev, logger);
-  try {
-    throwIfCancelled(token);
-    const plan = planDependencies(wt.repoRoot, wt.root, path.relative(wt.root, inWorktree(base.cwd, wt))); // the real folder, also through a symlink
-    deps.onProgress?.(plan.action === 'install' ? `Installing the dependencies of ${rev}: ${plan.reason}, running ${plan.command?.join(' ')}` : `Dependencies of ${rev}: ${plan.reason}`);
-    await provideDependencies(plan, wt.repoRoot, wt.root, { token, logger });
-    return {
-      label: `${rev} (${wt.sha.slice(0, 7)})`,
-      command: base.command.map((word) => inWorktree(word, wt)),
-      cwd: inWorktree(base.cwd, wt), env: { ...base.env }, gitRev: wt.sha,
-      dispose: () => wt.remove(),
-    };
-  } catch (err) {
-    await wt.remove();
-    throw err;
-  }
+/**
+ * Resolves every variant (worktrees, dependencies, runtimes) before any start is timed; `dispose`
+ * removes the worktrees. Each side's proof is logged once, as compare's are.
+ */
+export async function startupSides(request: StartupVariantsSpec, deps: SideDeps = {}): Promise<ResolvedVariants> {
+  const { specs, wording } = specsOf(request);
+  return resolveVariants(
+    { command: request.command, cwd: request.cwd, env: request.env, allowSameSides: request.allowSameSides },
+    specs,
+    { token: deps.token ?? neverCancelled, logger: deps.logger ?? silentLogger, onProgress: (message) => deps.onProgress?.(message) },
+    { wording },
+  );
 }

@@ -28,8 +28,8 @@ export function topDeoptReason(deopts: readonly V8Deopt[]): string | undefined {
 }
 
 /** The tier, or `tier unknown (gone by the end)`: never an unexplained "unknown". */
-export function tierText(signals: Pick<V8FunctionSignals, 'tier' | 'tierUnknown' | 'ranInlinedIn'>): string {
-  if (signals.ranInlinedIn) return `${signals.tier} (inlined into ${signals.ranInlinedIn.replace(/ \(.*\)$/, '')})`;
+export function tierText(signals: Pick<V8FunctionSignals, 'tier' | 'tierUnknown' | 'ranInlinedIn' | 'ranInlinedOsr'>): string {
+  if (signals.ranInlinedIn) return `${signals.tier} (inlined into ${signals.ranInlinedIn.replace(/ \(.*\)$/, '')}${signals.ranInlinedOsr ? ', OSR' : ''})`;
   if (signals.tier !== 'unknown') return signals.tier;
   return signals.tierUnknown ? `tier unknown (${signals.tierUnknown.short})` : 'tier unknown';
 }

@@ -104,6 +104,108 @@ export interface V8Join {
 }
 
 /**
+ * What a join reads and how it describes: the raw functions by position and by name, references shown
+ * as the profile shows them (source-mapped), deopts mapped to source. Shared by the join of the model's
+ * functions and that of functions which only ran inlined.
+ */
+class JoinContext {
+  readonly byKey = new Map<string, RawV8Function>();
+  private readonly byName = new Map<string, RawV8Function[]>();
+  readonly modelAt = new Map<string, number>();
+  private readonly mapper: Mapper;
+
+  constructor(readonly model: ProfileModel, readonly raw: V8RawSignals, options: JoinOptions) {
+    for (const r of raw.functions) {
+      if (r.line > 0) this.byKey.set(key(r.file, r.line, r.column), r);
+      const k = `${r.file}\n${r.name}`;
+      this.byName.set(k, [...(this.byName.get(k) ?? []), r]);
+    }
+    const urlOfFile = new Map<string, string>();
+    model.functions.forEach((info, f) => {
+      if (!info.url) return;
+      const file = normalizeFile(info.url);
+      urlOfFile.set(file, info.url);
+      if (info.line !== null) this.modelAt.set(key(file, info.line, info.column ?? 0), f);
+    });
+    this.mapper = new Mapper(options, urlOfFile);
+  }
+
+  /** V8's record of the function at (file, line, column), else the one function of that name V8 knows only by name in that file. */
+  find(file: string, line: number, column: number, name: string): RawV8Function | undefined {
+    const r = this.byKey.get(key(file, line, column));
+    if (r) return r;
+    const named = (this.byName.get(`${file}\n${name}`) ?? []).filter((x) => x.line === 0);
+    return named.length === 1 ? named[0] : undefined;
+  }
+
+  /** V8's record of a model function. */
+  ofModel(f: number): RawV8Function | undefined {
+    const info = this.model.functions[f];
+    if (!info.url || info.line === null) return undefined;
+    return this.find(normalizeFile(info.url), info.line, info.column ?? 0, info.name);
+  }
+
+  /** A reference shown to people: the model's own (already mapped) position when it is a profiled function. */
+  async describe(ref: V8FunctionRef): Promise<string> {
+    const f = this.modelAt.get(key(ref.file, ref.line, ref.column));
+    if (f !== undefined) {
+      const pos = displayPosition(this.model.functions[f]);
+      return displayRef(ref.name || this.model.functions[f].name, { file: pos.file, line: pos.line ?? 0 });
+    }
+    return displayRef(ref.name, await this.mapper.map(ref.file, ref.line, ref.column));
+  }
+
+  /** The function a position lies in: declared nearest above it (and ending below it, when known). */
+  private enclosing(file: string, line: number): V8FunctionRef | undefined {
+    let best: V8FunctionRef | undefined;
+    for (const r of this.raw.functions) {
+      if (r.file !== file || r.line <= 0 || r.line > line || (r.endLine !== undefined && r.endLine < line)) continue;
+      if (!best || r.line > best.line) best = r;
+    }
+    return best;
+  }
+
+  private async deoptOf(d: RawDeopt, self: RawV8Function): Promise<V8Deopt> {
+    const at = d.frames[0];
+    const pos = at ? await this.mapper.map(at.file, at.line, at.column) : { file: '', line: 0, column: 0 };
+    const out: V8Deopt = { kind: d.kind, reason: d.reason, file: pos.file, line: pos.line, column: pos.column, count: d.count, osr: d.osr };
+    if (at && d.frames.length > 1) {
+      const callee = this.enclosing(at.file, at.line);
+      if (callee && !(callee.file === self.file && callee.line === self.line && callee.column === self.column)) out.inlinedFrom = await this.describe(callee);
+    }
+    if (d.inlinedIn) out.inlinedInto = await this.describe(d.inlinedIn);
+    const explanation = explainDeopt(d.reason);
+    if (explanation) out.explanation = explanation;
+    return out;
+  }
+
+  /** V8's record as signals: tier, compiles, deopts (mapped, real ones first), inlining both ways. */
+  async signalsOf(r: RawV8Function): Promise<V8FunctionSignals> {
+    const deopts = await Promise.all(r.deopts.map((d) => this.deoptOf(d, r)));
+    deopts.sort((a, b) => Number(a.osr) - Number(b.osr) || b.count - a.count);
+    return {
+      tier: tierOf(r),
+      optimizations: r.optimizations,
+      deopts,
+      inlinedInto: await Promise.all(r.inlinedInto.map((ref) => this.describe(ref))),
+      inlined: await Promise.all(r.inlined.map((ref) => this.describe(ref))),
+    };
+  }
+
+  /**
+   * The optimized code a function's callees ran inlined in: its tier at the end, else the last one V8
+   * traced compiling (it was deoptimized since), else its on-stack-replacement code's (a long loop
+   * optimized while it ran; the function itself stayed in a lower tier).
+   */
+  static optimizedTier(r: RawV8Function): { tier: V8Tier; osr: boolean } | undefined {
+    const end = tierOf(r);
+    if (isOptimizedTier(end)) return { tier: end, osr: false };
+    if (r.lastTraced === 'Maglev' || r.lastTraced === 'TurboFan') return { tier: r.lastTraced, osr: false };
+    return r.osrTier ? { tier: r.osrTier, osr: true } : undefined;
+  }
+}
+
+/**
  * Signals per function of `model`; functions V8 said nothing about are absent. Also finds hot code the
  * profile cannot show: a function under a breakpoint runs in the interpreter and V8's CPU profiler
  * charges its time to the line calling it, so it is no frame of the profile at all.
@@ -111,90 +213,28 @@ export interface V8Join {
 export async function joinV8Signals(model: ProfileModel, raw: V8RawSignals, options: JoinOptions = {}): Promise<V8Join> {
   const result = new Map<number, V8FunctionSignals>();
   const findings: V8Finding[] = [...(raw.collection.findings ?? [])];
-  const byKey = new Map<string, RawV8Function>();
-  const byName = new Map<string, RawV8Function[]>();
-  for (const r of raw.functions) {
-    if (r.line > 0) byKey.set(key(r.file, r.line, r.column), r);
-    const k = `${r.file}\n${r.name}`;
-    byName.set(k, [...(byName.get(k) ?? []), r]);
-  }
-  const urlOfFile = new Map<string, string>();
-  const modelAt = new Map<string, number>();
-  model.functions.forEach((info, f) => {
-    if (!info.url) return;
-    const file = normalizeFile(info.url);
-    urlOfFile.set(file, info.url);
-    if (info.line !== null) modelAt.set(key(file, info.line, info.column ?? 0), f);
-  });
-  const mapper = new Mapper(options, urlOfFile);
+  const ctx = new JoinContext(model, raw, options);
   const recursive = directlyRecursive(model);
   const hotUs = (options.hotShare ?? 0.01) * model.durationUs;
 
-  // A reference shown to people: the model's own (already mapped) position when it is a profiled function.
-  const describe = async (ref: V8FunctionRef): Promise<string> => {
-    const f = modelAt.get(key(ref.file, ref.line, ref.column));
-    if (f !== undefined) {
-      const pos = displayPosition(model.functions[f]);
-      return displayRef(ref.name || model.functions[f].name, { file: pos.file, line: pos.line ?? 0 });
-    }
-    return displayRef(ref.name, await mapper.map(ref.file, ref.line, ref.column));
-  };
-  // The function a position lies in: declared nearest above it (and ending below it, when known).
-  const enclosing = (file: string, line: number): V8FunctionRef | undefined => {
-    let best: V8FunctionRef | undefined;
-    for (const r of raw.functions) {
-      if (r.file !== file || r.line <= 0 || r.line > line || (r.endLine !== undefined && r.endLine < line)) continue;
-      if (!best || r.line > best.line) best = r;
-    }
-    return best;
-  };
-  const deoptOf = async (d: RawDeopt, self: RawV8Function): Promise<V8Deopt> => {
-    const at = d.frames[0];
-    const pos = at ? await mapper.map(at.file, at.line, at.column) : { file: '', line: 0, column: 0 };
-    const out: V8Deopt = { kind: d.kind, reason: d.reason, file: pos.file, line: pos.line, column: pos.column, count: d.count, osr: d.osr };
-    if (at && d.frames.length > 1) {
-      const callee = enclosing(at.file, at.line);
-      if (callee && !(callee.file === self.file && callee.line === self.line && callee.column === self.column)) out.inlinedFrom = await describe(callee);
-    }
-    if (d.inlinedIn) out.inlinedInto = await describe(d.inlinedIn);
-    const explanation = explainDeopt(d.reason);
-    if (explanation) out.explanation = explanation;
-    return out;
-  };
-
   for (let f = 0; f < model.functions.length; f++) {
     const info = model.functions[f];
-    if (!info.url || info.line === null) continue;
-    const file = normalizeFile(info.url);
-    let r = byKey.get(key(file, info.line, info.column ?? 0));
-    if (!r) {
-      const named = (byName.get(`${file}\n${info.name}`) ?? []).filter((x) => x.line === 0);
-      if (named.length === 1) r = named[0];
-    }
+    const r = ctx.ofModel(f);
     if (!r) continue;
-    const tier = tierOf(r);
-    const deopts = await Promise.all(r.deopts.map((d) => deoptOf(d, r!)));
-    deopts.sort((a, b) => Number(a.osr) - Number(b.osr) || b.count - a.count);
-    const signals: V8FunctionSignals = {
-      tier,
-      optimizations: r.optimizations,
-      deopts,
-      inlinedInto: await Promise.all(r.inlinedInto.map(describe)),
-      inlined: await Promise.all(r.inlined.map(describe)),
-    };
-    if (tier === 'unknown') {
+    const signals = await ctx.signalsOf(r);
+    if (signals.tier === 'unknown') {
       // No code of its own at the end (V8 flushes the bytecode of a function that only runs inlined), but
       // V8 inlined it into optimized code: its hot code ran at that caller's tier.
-      const host = r.inlinedInto.map((ref) => byKey.get(key(ref.file, ref.line, ref.column))).find((c) => c !== undefined && isOptimizedTier(tierOf(c)));
+      const host = r.inlinedInto.map((ref) => ctx.byKey.get(key(ref.file, ref.line, ref.column))).find((c) => c !== undefined && isOptimizedTier(tierOf(c)));
       if (host) {
         signals.tier = tierOf(host);
-        signals.ranInlinedIn = await describe(host);
+        signals.ranInlinedIn = await ctx.describe(host);
       } else signals.tierUnknown = tierUnknownOf(r, raw);
     }
     const notInlined = r.notInlinable ?? (recursive.has(f) ? 'it calls itself (direct recursion)' : undefined);
     if (notInlined) signals.notInlined = { reason: notInlined, explanation: explainNotInlined(notInlined) };
     if (model.functionSelfUs[f] >= hotUs && signals.inlinedInto.length === 0) {
-      const notOptimized = notOptimizedOf(r, tier, info.deoptReason, raw.optimizerDisabled, raw.mode);
+      const notOptimized = notOptimizedOf(r, signals.tier, info.deoptReason, raw.optimizerDisabled, raw.mode);
       if (notOptimized) signals.notOptimized = notOptimized;
     }
     result.set(f, signals);
@@ -204,18 +244,77 @@ export async function joinV8Signals(model: ProfileModel, raw: V8RawSignals, opti
     findings.push({ id: 'V8_OPTIMIZER_OFF', title: 'No optimizing compiler in this process', text: `The app runs without V8's optimizing compilers (${raw.optimizerDisabled}): every function stays in the interpreter (or Sparkplug), so this profile shows costs production does not have.`, fix: 'Remove the flag from the app\'s command line (or NODE_OPTIONS) unless production runs with it too.' });
   }
   for (const r of raw.functions) {
-    if (modelAt.has(key(r.file, r.line, r.column)) || r.optimizations > 0 || r.marked < NEVER_COMPILED_MARKS || !r.file.startsWith('/')) continue;
+    if (ctx.modelAt.has(key(r.file, r.line, r.column)) || r.optimizations > 0 || r.marked < NEVER_COMPILED_MARKS || !r.file.startsWith('/')) continue;
     const tier = tierOf(r);
     if (tier !== 'Ignition' && tier !== 'Sparkplug' && tier !== 'unknown') continue;
-    const where = await describe(r);
+    const where = await ctx.describe(r);
     findings.push({
       id: 'V8_HOT_FUNCTION_NEVER_COMPILED',
       title: `${r.name || '(anonymous)'} stayed in the interpreter`,
-      text: `V8 marked ${where} for optimization ${r.marked} times and never compiled it${tier !== 'unknown' ? ` (it ended the run in ${tier})` : ''}. V8 does this for a function under a debugger breakpoint or logpoint${r.notInlinable ? ` (TurboFan: ${r.notInlinable})` : ''}. Such a function is not in the CPU profile at all: V8's profiler charges its time to the line that calls it.`,
+      text: `V8 marked ${where} for optimization ${r.marked} times and never compiled it${tier !== 'unknown' ? ` (it ended the run in ${tier})` : ''}. V8 does this for a function under a breakpoint or logpoint${r.notInlinable ? ` (TurboFan: ${r.notInlinable})` : ''}. Such a function is not in the CPU profile at all: V8's profiler charges its time to the line that calls it.`,
       fix: 'Remove breakpoints and logpoints from hot code (or detach the debugger) and profile again.',
     });
   }
   return { functions: result, findings };
+}
+
+/**
+ * A function whose time ran (all or mostly) inlined in other functions' frames, where attribution placed
+ * it: the profile has no frame of it, or frames with the lesser part of its time.
+ */
+export interface InlinedOnlyFunction {
+  name: string;
+  /** Its position in the script V8 ran (the key of V8's facts about it), when known. */
+  generated?: { file: string; line: number; column: number };
+  /** The model functions whose frames its code ran in, most time first. */
+  hosts: number[];
+  /** A function with frames of its own: its signals as joined to them. */
+  own?: V8FunctionSignals;
+  /** The part of its time that ran inlined (1: all of it). */
+  share: number;
+}
+
+/**
+ * V8's view of functions whose time ran inlined. The code of such a function that ran is its hosts'
+ * optimized code, so its tier is the first host's optimized tier (`ranInlinedIn` names that host; its
+ * own copy's tier, when V8 still had one, in `ownTier`; `ranInlinedShare` when some of its time ran in
+ * frames of its own). Its own record supplies the rest: compiles, deopts inside it, where V8 inlined it.
+ * Keys as given; functions neither V8 nor a host can speak for are absent (a function with frames of its
+ * own and no optimized host keeps the signals of its frames).
+ */
+export async function joinInlinedOnly(model: ProfileModel, raw: V8RawSignals, fns: ReadonlyMap<number, InlinedOnlyFunction>, options: JoinOptions = {}): Promise<Map<number, V8FunctionSignals>> {
+  const out = new Map<number, V8FunctionSignals>();
+  if (fns.size === 0) return out;
+  const ctx = new JoinContext(model, raw, options);
+  for (const [id, fn] of fns) {
+    const own = !fn.own && fn.generated ? ctx.find(fn.generated.file, fn.generated.line, fn.generated.column, fn.name) : undefined;
+    let host: { f: number; tier: V8Tier; osr: boolean } | undefined;
+    for (const f of fn.hosts) {
+      const r = ctx.ofModel(f);
+      const code = r ? JoinContext.optimizedTier(r) : undefined;
+      if (code) { host = { f, ...code }; break; }
+    }
+    if (fn.own && !host) continue;
+    if (!own && !host) continue;
+    const signals: V8FunctionSignals = fn.own ? { ...fn.own, inlinedInto: [...fn.own.inlinedInto] }
+      : own ? await ctx.signalsOf(own) : { tier: 'unknown', optimizations: 0, deopts: [], inlinedInto: [], inlined: [] };
+    if (host) {
+      const info = model.functions[host.f];
+      const pos = displayPosition(info);
+      const shown = displayRef(info.name, { file: pos.file, line: pos.line ?? 0 });
+      if (signals.tier !== 'unknown') signals.ownTier = signals.tier;
+      signals.tier = host.tier;
+      signals.ranInlinedIn = shown;
+      if (host.osr) signals.ranInlinedOsr = true;
+      if (fn.share < 1) signals.ranInlinedShare = fn.share;
+      delete signals.tierUnknown;
+      delete signals.notOptimized;
+      if (!signals.inlinedInto.includes(shown)) signals.inlinedInto.unshift(shown);
+    } else if (signals.tier === 'unknown') signals.tierUnknown = tierUnknownOf(own!, raw);
+    if (own?.notInlinable) signals.notInlined = { reason: own.notInlinable, explanation: explainNotInlined(own.notInlinable) };
+    out.set(id, signals);
+  }
+  return out;
 }
 
 /** Functions with a frame whose parent frame is the same function: f calls f. */

@@ -44,6 +44,7 @@ function mergeFunction(a: RawV8Function, b: RawV8Function): RawV8Function {
     if (known[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = known[k]; else delete out[k];
   }
   if (a.lastTraced ?? b.lastTraced) out.lastTraced = a.lastTraced ?? b.lastTraced;
+  if (a.osrTier ?? b.osrTier) out.osrTier = a.osrTier ?? b.osrTier;
   const endLine = Math.max(a.endLine ?? 0, b.endLine ?? 0);
   if (endLine > 0) out.endLine = endLine;
   if (a.inlineSites || b.inlineSites) {

@@ -164,6 +164,7 @@ export function buildRawFunctions(input: BuildInput): RawV8Function[] {
     f.marked += fn.marked;
     for (const a of fn.aborted) if (!f.aborted.includes(a)) f.aborted.push(a);
     if (fn.last) f.lastTraced = fn.last;
+    if (fn.lastOsr) f.osrTier = fn.lastOsr;
     const hadDependency = deopts.some((d) => d.kind === 'dependency');
     for (const d of deopts) {
       // A lazy "(unknown)" bailout is the on-stack half of dependent code thrown away: counted once, as that.

@@ -23,6 +23,8 @@ export interface TraceFunction {
    * after exit): the tier of the last non-OSR optimized compile, or 'deoptimized' after a deopt.
    */
   last?: 'Maglev' | 'TurboFan' | 'deoptimized';
+  /** The tier of its last on-stack-replacement compile (a long loop optimized while it ran). */
+  lastOsr?: 'Maglev' | 'TurboFan';
 }
 
 export interface TraceDeopt {
@@ -168,7 +170,9 @@ export class TraceParser {
     else if (event === 'completed compiling') {
       f.compiled++;
       const target = /\(target ([A-Z_]+)\)( OSR)?/.exec(line);
-      if (target && !target[2]) f.last = target[1] === 'MAGLEV' ? 'Maglev' : 'TurboFan';
+      const tier = target?.[1] === 'MAGLEV' ? 'Maglev' : 'TurboFan';
+      if (target && !target[2]) f.last = tier;
+      else if (target) f.lastOsr = tier;
     }
     else if (event === 'completed optimizing') f.optimized++;
     else if (event === 'aborted optimizing') {

@@ -57,10 +57,17 @@ export interface V8FunctionSignals {
   /** Set when the function ended the run unoptimized (Ignition/Sparkplug) although it was hot. */
   notOptimized?: { reason: string; explanation?: Explanation; cause?: NotOptimizedCause };
   /**
-   * Set when the function had no code of its own at the end of the run but V8 had inlined it into an
-   * optimized function: that function, as `name (file:line)`; `tier` is then that function's tier.
+   * Set when the function's code ran as part of another function's optimized code, V8 having inlined it
+   * there: it had no code of its own at the end of the run, or the profile has no frame of it (every
+   * sample of it ran inlined). That function, as `name (file:line)`; `tier` is then that function's tier.
    */
   ranInlinedIn?: string;
+  /** With `ranInlinedIn`, when it still had code of its own: that copy's tier at the end of the run (the profile never sampled it). */
+  ownTier?: V8Tier;
+  /** With `ranInlinedIn`: the code it ran in was that function's on-stack-replacement code (a loop optimized while it ran). */
+  ranInlinedOsr?: boolean;
+  /** With `ranInlinedIn`, when the profile also has frames of the function: the part of its time that ran inlined (over half). */
+  ranInlinedShare?: number;
   /** Set when `tier` is `unknown`: why V8 could not say (`short` fits a CodeLens, `reason` is a sentence). */
   tierUnknown?: { cause: TierUnknownCause; short: string; reason: string };
 }
@@ -123,6 +130,8 @@ export interface RawV8Function extends V8FunctionRef {
   sourceLength?: number;
   /** The state after its last traced event, for when no end-of-run status could be read (script mode). */
   lastTraced?: 'Maglev' | 'TurboFan' | 'deoptimized';
+  /** The tier of its last on-stack-replacement compile: the code a long loop of it ran in, whatever the function's own tier. */
+  osrTier?: 'Maglev' | 'TurboFan';
   optimizations: number;
   /** How often V8 marked it for optimization; marked again and again without a compile means V8 refuses to compile it. */
   marked: number;

@@ -28,17 +28,38 @@ const sameEnv = (a: Record<string, string>, b: Record<string, string>) => {
   return [...keys].every((k) => a[k] === b[k]);
 };
 
+/**
+ * How the command at hand names its sides, for the messages: `hotpath compare --base … --node …` (the
+ * default), `hotpath startup`, a bisect's `--bisect-rev c1,c2,…` (each entry a side).
+ */
+export interface SidesWording {
+  /** The command, for the `--allow-same-sides` hint. */
+  command: string;
+  /** What the two sides checked are called: `Both sides`, `Entries 1 and 3 of --bisect-node`. */
+  subject: string;
+  /** The side names in the two-binaries warning: `A`, `B`. */
+  names: [string, string];
+  /** The flags a revision and a runtime were given with, to quote what was asked: `--base`, `--bisect-rev`. */
+  revisionFlag: string;
+  nodeFlag: string;
+}
+
+export const COMPARE_WORDING: SidesWording = { command: 'hotpath compare', subject: 'Both sides', names: ['A', 'B'], revisionFlag: '--base', nodeFlag: '--node' };
+
 /** Why the sides are the same, naming what the user gave that looked different. */
-function sameBecause(specs: [SideSpec, SideSpec], ids: [SideIdentity, SideIdentity]): { why: string; fix: string } {
+function sameBecause(specs: [SideSpec, SideSpec], ids: [SideIdentity, SideIdentity], wording: SidesWording): { why: string; fix: string } {
   const [a, b] = ids;
   const parts: string[] = [];
   const fixes: string[] = [];
   if (specs[0].base !== undefined || specs[1].base !== undefined) {
     parts.push(`${a.codeText} has the same files as ${b.codeText}`);
-    fixes.push('make your change first (uncommitted changes count) or compare with another revision, e.g. --base HEAD~1');
+    fixes.push(specs[0].base !== undefined && specs[1].base !== undefined
+      ? 'name revisions whose files differ'
+      : `make your change first (uncommitted changes count) or compare with another revision, e.g. ${wording.revisionFlag} HEAD~1`);
   }
-  if (specs[0].node !== undefined && specs[1].node !== undefined && specs[0].node !== specs[1].node) {
-    parts.push(`--node ${specs[0].node} and --node ${specs[1].node} are one binary, ${a.node ?? 'node'}${a.nodeVersion ? ` (Node ${a.nodeVersion})` : ''}`);
+  if (specs[0].node !== undefined && specs[1].node !== undefined) {
+    const asked = specs[0].node === specs[1].node ? `${wording.nodeFlag} ${specs[0].node} twice runs` : `${wording.nodeFlag} ${specs[0].node} and ${wording.nodeFlag} ${specs[1].node} are`;
+    parts.push(`${asked} one binary, ${a.node ?? 'node'}${a.nodeVersion ? ` (Node ${a.nodeVersion})` : ''}`);
     fixes.push('give two different versions or binaries');
   }
   if (!parts.length) parts.push('nothing differs between the two sides');
@@ -50,20 +71,21 @@ function sameBecause(specs: [SideSpec, SideSpec], ids: [SideIdentity, SideIdenti
  * error), unless `allowSame`; then, and for one Node version from two binaries, returns what the
  * result must say about it.
  */
-export function checkSidesDiffer(specs: [SideSpec, SideSpec], ids: [SideIdentity, SideIdentity], allowSame: boolean): Warning[] {
+export function checkSidesDiffer(specs: [SideSpec, SideSpec], ids: [SideIdentity, SideIdentity], allowSame: boolean, wording: SidesWording = COMPARE_WORDING): Warning[] {
   const [a, b] = ids;
   const sameSettings = sameEnv(a.env, b.env) && a.nodeArgs.join('\0') === b.nodeArgs.join('\0');
   if (a.code === b.code && a.node === b.node && sameSettings) {
-    const { why, fix } = sameBecause(specs, ids);
+    const { why, fix } = sameBecause(specs, ids, wording);
     if (!allowSame) {
-      throw invalidOption(`Both sides would run the same files on the same Node with the same settings: ${why} That is an A/A comparison, whose verdict can only be noise.${fix} To run an A/A comparison on purpose (to see how far two identical sides differ on this machine), use hotpath compare --allow-same-sides.`);
+      throw invalidOption(`${wording.subject} would run the same files on the same Node with the same settings: ${why} That is an A/A comparison, whose verdict can only be noise.${fix} To run an A/A comparison on purpose (to see how far two identical sides differ on this machine), use ${wording.command} --allow-same-sides.`);
     }
     return [{ code: 'SIDES_IDENTICAL', message: `An A/A comparison, as asked (--allow-same-sides): ${why} Any difference it finds is noise or drift, not a change.` }];
   }
   if (a.code === b.code && sameSettings && a.node !== b.node && a.nodeVersion !== null && a.nodeVersion === b.nodeVersion) {
+    const [na, nb] = wording.names;
     return [{
       code: 'SAME_NODE_VERSION_TWO_BINARIES',
-      message: `Both sides run Node ${a.nodeVersion}, from two binaries (A: ${a.node}, B: ${b.node}): the comparison measures how the two builds differ. If you meant two versions, give --node two different ones.`,
+      message: `${wording.subject} run Node ${a.nodeVersion}, from two binaries (${na}: ${a.node}, ${nb}: ${b.node}): the comparison measures how the two builds differ. If you meant two versions, give ${wording.nodeFlag} two different ones.`,
     }];
   }
   return [];

@@ -19,7 +19,7 @@ import { type DependencyPlan, planDependencies, type ProvidedDependencies, provi
 import { entryFile, isNodeCommand } from './entry';
 import { repositoryRoot, treeOf, workingTreeState } from './git';
 import { inPackage, realPath, repositoryRelative } from './paths';
-import { checkSidesDiffer, type SideIdentity } from './sameSides';
+import { checkSidesDiffer, COMPARE_WORDING, type SideIdentity, type SidesWording } from './sameSides';
 import { checkoutRevision, inWorktree, resolveCommit, type Worktree } from './worktree';
 
 
@@ -46,8 +46,10 @@ export interface CommonTarget {
   allowSameSides?: boolean;
 }
 
-export interface ResolvedSide {
-  key: SideKey;
+/** One variant resolved: what it runs, and the facts that prove it (folder, entry file, revision, node, dependencies). */
+export interface ResolvedVariant {
+  /** How messages and the log name it: `A`, `B`, or a list entry's number. */
+  name: string;
   label: string;
   command: string[];
   cwd: string;
@@ -70,6 +72,53 @@ export interface ResolvedSide {
   /** The variables and node flags that make this side differ, for headers and JSON. */
   envShown: Record<string, string>;
   nodeArgs: string[];
+}
+
+export interface ResolvedSide extends ResolvedVariant {
+  key: SideKey;
+}
+
+/**
+ * What a result states of each side, to prove what it ran (CLI, `--json` `sides[]`, VS Code): the label,
+ * the command as run, the folder (a revision's temporary worktree) and tree, the entry file, the revision,
+ * the node binary, where the dependencies came from, and the variables and flags that set it apart.
+ */
+export interface SideFacts {
+  label: string;
+  command: string[];
+  /** As the app reported it in the runs ("v24.21.0"); null when it did not say. */
+  nodeVersion: string | null;
+  gitRev: string | null;
+  gitDirty: boolean | null;
+  /** The variables that set this side apart (its own --env-a/--env-b). */
+  env: Record<string, string>;
+  nodeArgs: string[];
+  cwd: string;
+  /** How the side's dependencies were provided (a revision's reused, copied or installed; the working tree's own). */
+  dependencies: string;
+  /** The real path of the file the command starts; null when the command line names none. */
+  entry: string | null;
+  /** The node binary the side ran (real path). */
+  nodePath: string | null;
+  /** The side's tree: the repository or the revision's temporary worktree. */
+  root: string | null;
+}
+
+/** The facts of a resolved side, with the Node version the app reported (null when it did not say). */
+export function sideFacts(side: ResolvedVariant, nodeVersion: string | null): SideFacts {
+  return {
+    label: side.label, command: side.command, nodeVersion, gitRev: side.gitRev, gitDirty: side.gitDirty,
+    env: side.envShown, nodeArgs: side.nodeArgs, cwd: side.cwd, dependencies: side.dependencies, entry: side.entry, nodePath: side.nodePath,
+    root: side.projectRoot ?? null,
+  };
+}
+
+export interface ResolvedVariants {
+  sides: ResolvedVariant[];
+  /** What the result must say about the sides themselves (an A/A run on purpose, one Node version from two binaries). */
+  warnings: Warning[];
+  /** Removes worktrees. Idempotent. */
+  dispose(): Promise<void>;
 }
 
 export interface ResolvedSides {
@@ -106,11 +155,15 @@ export function sideCommand(command: string[], env: Record<string, string | unde
   return { command: out, env: outEnv };
 }
 
-/** Labels from what differs between the two specs, e.g. "HEAD~1 (1a2b3c4)" vs "working tree". */
-function labels(specs: [SideSpec, SideSpec], resolved: Array<Omit<ResolvedSide, 'label'>>): [string, string] {
-  const parts: [string[], string[]] = [[], []];
-  const [a, b] = specs;
-  if (a.base !== undefined || b.base !== undefined) {
+/**
+ * Labels from what differs between the specs, e.g. "HEAD~1 (1a2b3c4)" vs "working tree", "Node 22.23.3"
+ * vs "Node 24.21.0"; a spec's own label wins. Sides that differ in nothing shown (an A/A run on purpose)
+ * are told apart by their names.
+ */
+function labels(specs: readonly SideSpec[], resolved: ReadonlyArray<Omit<ResolvedVariant, 'label'>>): string[] {
+  const parts: string[][] = specs.map(() => []);
+  const differ = <T>(values: T[]) => values.some((v) => v !== values[0]);
+  if (specs.some((s) => s.base !== undefined)) {
     resolved.forEach((s, i) => {
       const spec = specs[i];
       const short = (s.gitRev ?? '').slice(0, 7);
@@ -119,14 +172,19 @@ function labels(specs: [SideSpec, SideSpec], resolved: Array<Omit<ResolvedSide, 
       parts[i].push(base ?? `working tree${s.gitRev ? ` (${short}${s.gitDirty ? ' + changes' : ''})` : ''}`);
     });
   }
-  if (resolved[0].runtime?.version !== resolved[1].runtime?.version) {
+  if (differ(resolved.map((s) => s.runtime?.version))) {
     resolved.forEach((s, i) => parts[i].push(s.runtime ? `Node ${s.runtime.version}` : 'default Node'));
+  } else if (resolved[0].runtime && differ(resolved.map((s) => s.nodePath))) {
+    // One version from several binaries: the binary as asked for tells them apart.
+    resolved.forEach((s, i) => parts[i].push(`Node ${s.runtime!.version} (${specs[i].node})`));
   }
-  const keys = [...new Set([...Object.keys(a.env ?? {}), ...Object.keys(b.env ?? {})])].filter((k) => a.env?.[k] !== b.env?.[k]).sort();
+  const keys = [...new Set(specs.flatMap((s) => Object.keys(s.env ?? {})))].filter((k) => differ(specs.map((s) => s.env?.[k]))).sort();
   if (keys.length) specs.forEach((s, i) => parts[i].push(keys.map((k) => (s.env?.[k] === undefined ? `${k} unset` : `${k}=${s.env[k]}`)).join(' ')));
-  if ((a.nodeArgs ?? []).join(' ') !== (b.nodeArgs ?? []).join(' ')) specs.forEach((s, i) => parts[i].push(s.nodeArgs?.length ? s.nodeArgs.join(' ') : 'no node flags'));
-  const derived = parts.map((p, i) => (p.length ? p.join(', ') : i === 0 ? 'A' : 'B'));
-  return [a.label ?? derived[0], b.label ?? derived[1]];
+  if (differ(specs.map((s) => (s.nodeArgs ?? []).join(' ')))) specs.forEach((s, i) => parts[i].push(s.nodeArgs?.length ? s.nodeArgs.join(' ') : 'no node flags'));
+  const derived = parts.map((p, i) => (p.length ? p.join(', ') : resolved[i].name));
+  const out = specs.map((s, i) => s.label ?? derived[i]);
+  // Two entries alike (an A/A run asked for): each keeps its name, so steps and results say which.
+  return out.map((l, i) => (out.indexOf(l) !== i || out.lastIndexOf(l) !== i ? `${l} [${resolved[i].name}]` : l));
 }
 
 /** The first `node` on a PATH, as a real path (what a side without a runtime of its own starts). */
@@ -162,21 +220,29 @@ function dependenciesText(plan: DependencyPlan, provided: ProvidedDependencies):
   return `${head}${shown.length ? `; workspace packages from the revision: ${shown.join(', ')}` : ''}${absent}`;
 }
 
+/** The wording of a pair's messages: compare's, or another command's (VariantsWording). */
+function pairWording(wording: VariantsWording, names: [string, string], count: number): SidesWording {
+  return {
+    command: wording.command, revisionFlag: wording.revisionFlag, nodeFlag: wording.nodeFlag, names,
+    subject: count === 2 ? 'Both sides' : `Entries ${names[0]} and ${names[1]} of ${wording.listFlag ?? 'the list'}`,
+  };
+}
+
 /**
  * Before anything is checked out: the commit each `base` names, and whether the sides can differ at
- * all. Sides that would run the same files on the same node with the same settings are refused, and so
- * is a revision whose command file lies outside the repository (the revision cannot change it) — unless
- * `allowSame`, when the result says so instead.
+ * all. Sides that would run the same files on the same node with the same settings are refused (in a
+ * list, any two of them), and so is a revision whose command file lies outside the repository (the
+ * revision cannot change it) — unless `allowSame`, when the result says so instead.
  */
 async function checkBeforeCheckout(
-  target: CommonTarget, specs: [SideSpec, SideSpec],
-  ctx: { repoRoot: string | undefined; state: { head: string | null; dirty: boolean | null }; runtimes: Array<NodeRuntime | undefined>; allowSame: boolean },
+  target: CommonTarget, specs: readonly SideSpec[],
+  ctx: { repoRoot: string | undefined; state: { head: string | null; dirty: boolean | null }; runtimes: Array<NodeRuntime | undefined>; allowSame: boolean; names: string[]; wording: VariantsWording },
 ): Promise<{ commits: Array<string | undefined>; warnings: Warning[] }> {
-  const { repoRoot, state } = ctx;
+  const { repoRoot, state, wording } = ctx;
   const commits: Array<string | undefined> = [];
   for (const spec of specs) {
     if (spec.base === undefined) { commits.push(undefined); continue; }
-    if (!repoRoot) throw invalidOption(`--base compares with a git revision, but ${target.cwd} is not inside a git repository.`);
+    if (!repoRoot) throw invalidOption(`${wording.revisionFlag} compares git revisions, but ${target.cwd} is not inside a git repository.`);
     commits.push(await resolveCommit(repoRoot, spec.base));
   }
   const identity = async (i: number): Promise<SideIdentity> => {
@@ -185,17 +251,25 @@ async function checkBeforeCheckout(
     const node = runtime ? realPath(runtime.path) : nodeOnPath(spec.env?.PATH ?? target.env?.PATH ?? process.env.PATH);
     const base = { node, nodeVersion: runtime?.version ?? null, env: { ...spec.env }, nodeArgs: spec.nodeArgs ?? [] };
     const sha = commits[i];
-    if (sha) return { ...base, code: `tree ${await treeOf(repoRoot!, sha)}`, codeText: `--base ${spec.base} (${sha.slice(0, 7)})` };
+    if (sha) return { ...base, code: `tree ${await treeOf(repoRoot!, sha)}`, codeText: `${wording.revisionFlag} ${spec.base} (${sha.slice(0, 7)})` };
     if (!repoRoot || !state.head) return { ...base, code: `folder ${realPath(target.cwd)}`, codeText: 'the working tree' };
     if (state.dirty) return { ...base, code: 'working tree with changes', codeText: `the working tree (${state.head.slice(0, 7)} + uncommitted changes)` };
     return { ...base, code: `tree ${await treeOf(repoRoot, state.head)}`, codeText: `the working tree (${state.head.slice(0, 7)}, no uncommitted changes)` };
   };
-  const warnings = checkSidesDiffer(specs, [await identity(0), await identity(1)], ctx.allowSame);
+  const ids: SideIdentity[] = [];
+  for (let i = 0; i < specs.length; i++) ids.push(await identity(i));
+  const warnings: Warning[] = [];
+  for (let i = 0; i < specs.length; i++) {
+    for (let j = i + 1; j < specs.length; j++) {
+      const found = checkSidesDiffer([specs[i], specs[j]], [ids[i], ids[j]], ctx.allowSame, pairWording(wording, [ctx.names[i], ctx.names[j]], specs.length));
+      for (const w of found) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+    }
+  }
   if (repoRoot && commits.some(Boolean)) {
-    // The file the command starts must be the revision's: one outside the repository is the same file on both sides.
+    // The file the command starts must be the revision's: one outside the repository is the same file on every side.
     const entry = entryFile(target.command, target.cwd);
     if (entry && !inPackage(entry) && repositoryRelative(repoRoot, entry) === undefined) {
-      const message = `${entry}, the file the command starts, is outside the repository ${repoRoot}, so --base cannot check out another version of it: both sides would run that one file.`;
+      const message = `${entry}, the file the command starts, is outside the repository ${repoRoot}, so ${wording.revisionFlag} cannot check out another version of it: ${specs.length === 2 ? 'both sides' : 'every side'} would run that one file.`;
       if (!ctx.allowSame) throw invalidOption(`${message} Run a file inside the repository (its path through a symlink is fine), or, if that file loads the revision's code from its working folder, add --allow-same-sides.`);
       warnings.push({ code: 'ENTRY_OUTSIDE_REPOSITORY', message: `${message} Only what it loads from the side's folder differs (--allow-same-sides).` });
     }
@@ -204,14 +278,31 @@ async function checkBeforeCheckout(
 }
 
 /**
- * Resolves both sides. A runtime named by version is looked up once for both sides. Sides that cannot
- * differ are refused before anything is checked out (checkBeforeCheckout). Paths are matched by their
- * real location, so a folder reached through a symlink runs the revision too. On failure or
- * cancellation every worktree made so far is removed before the error propagates.
+ * How a command names its sides, for refusals and warnings: compare's pair (the default), startup's
+ * pair, or a list (bisect) whose entries are compared with each other.
  */
-export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideSpec], deps: ResolveDeps): Promise<ResolvedSides> {
+export interface VariantsWording {
+  command: string;
+  revisionFlag: string;
+  nodeFlag: string;
+  /** A list's flag (`--bisect-node`), naming the entries of a refusal. */
+  listFlag?: string;
+}
+
+export const COMPARE_VARIANTS: VariantsWording = { command: COMPARE_WORDING.command, revisionFlag: COMPARE_WORDING.revisionFlag, nodeFlag: COMPARE_WORDING.nodeFlag };
+
+/**
+ * Resolves two or more variants of one command (a comparison's pair, a bisect's list): runtimes named by
+ * version are looked up once. Sides that cannot differ are refused before anything is checked out
+ * (checkBeforeCheckout). Paths are matched by their real location, so a folder reached through a symlink
+ * runs the revision too. On failure or cancellation every worktree made so far is removed before the
+ * error propagates. `names` name the sides in messages and the log (default A, B, … or 1, 2, …).
+ */
+export async function resolveVariants(target: CommonTarget, specs: readonly SideSpec[], deps: ResolveDeps, options: { wording?: VariantsWording; names?: string[] } = {}): Promise<ResolvedVariants> {
   const worktrees: Worktree[] = [];
   const dispose = async () => { for (const w of worktrees.splice(0)) await w.remove(); };
+  const names = options.names ?? specs.map((_, i) => (specs.length === 2 ? (i === 0 ? 'A' : 'B') : String(i + 1)));
+  const wording = options.wording ?? COMPARE_VARIANTS;
   try {
     const runtimes = new Map<string, NodeRuntime>();
     const runtimeFor = async (text: string | undefined): Promise<NodeRuntime | undefined> => {
@@ -230,13 +321,13 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
     const allowSame = target.allowSameSides === true;
 
     // What each side runs, known before anything is checked out or installed.
-    const sideRuntimes = [await runtimeFor(specs[0].node), await runtimeFor(specs[1].node)];
-    const { commits, warnings } = await checkBeforeCheckout(target, specs, { repoRoot, state, runtimes: sideRuntimes, allowSame });
+    const sideRuntimes: Array<NodeRuntime | undefined> = [];
+    for (const spec of specs) sideRuntimes.push(await runtimeFor(spec.node));
+    const { commits, warnings } = await checkBeforeCheckout(target, specs, { repoRoot, state, runtimes: sideRuntimes, allowSame, names, wording });
 
-    const resolved: Array<Omit<ResolvedSide, 'label'>> = [];
+    const resolved: Array<Omit<ResolvedVariant, 'label'>> = [];
     for (const [i, spec] of specs.entries()) {
       throwIfCancelled(deps.token);
-      const key: SideKey = i === 0 ? 'a' : 'b';
       const runtime = sideRuntimes[i];
       const nodeArgs = spec.nodeArgs ?? [];
       let cwd = target.cwd;
@@ -272,16 +363,16 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
       // After the prepare, which may build the file the command starts.
       const entry = entryFile(run.command, cwd);
       if (worktree && entry && !inPackage(entry) && repositoryRelative(realPath(worktree.root), entry) === undefined && !allowSame) {
-        throw invalidOption(`Side ${key.toUpperCase()} would start ${entry}, which is not in the worktree of ${spec.base} (${realPath(worktree.root)}): it would not run the revision. Run the command with a path inside the repository.`);
+        throw invalidOption(`Side ${names[i]} would start ${entry}, which is not in the worktree of ${spec.base} (${realPath(worktree.root)}): it would not run the revision. Run the command with a path inside the repository.`);
       }
       const nodePath = runtime ? realPath(runtime.path) : nodeOnPath(run.env.PATH ?? process.env.PATH);
       resolved.push({
-        key, command: run.command, cwd, env: run.env, runtime, expectedNodeVersion: runtime ? withV(runtime.version) : undefined,
+        name: names[i], command: run.command, cwd, env: run.env, runtime, expectedNodeVersion: runtime ? withV(runtime.version) : undefined,
         gitRev, gitDirty, projectRoot, dependencies, entry, nodePath, envShown: { ...spec.env }, nodeArgs,
       });
     }
-    const [la, lb] = labels(specs, resolved);
-    const sides: [ResolvedSide, ResolvedSide] = [{ ...resolved[0], label: la }, { ...resolved[1], label: lb }];
+    const shown = labels(specs, resolved);
+    const sides: ResolvedVariant[] = resolved.map((r, i) => ({ ...r, label: shown[i] }));
     for (const side of sides) deps.logger.info(sideSummary(side));
     return { sides, warnings, dispose };
   } catch (err) {
@@ -290,11 +381,17 @@ export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideS
   }
 }
 
+/** Resolves a comparison's two sides (resolveVariants), keyed a and b. */
+export async function resolveSides(target: CommonTarget, specs: [SideSpec, SideSpec], deps: ResolveDeps): Promise<ResolvedSides> {
+  const { sides, warnings, dispose } = await resolveVariants(target, specs, deps);
+  return { sides: [{ ...sides[0], key: 'a' }, { ...sides[1], key: 'b' }], warnings, dispose };
+}
+
 /**
  * One line per side for the log (CLI --verbose, VS Code's output channel, where it stays after the
  * tooltip is gone): what proves what the side ran.
  */
-function sideSummary(side: ResolvedSide): string {
+function sideSummary(side: ResolvedVariant): string {
   const git = side.gitRev ? `git ${side.gitRev.slice(0, 10)}${side.gitDirty ? ' + uncommitted changes' : ''}` : 'not in git';
-  return `Side ${side.key.toUpperCase()} "${side.label}": runs ${side.entry ?? '(no file named by the command)'} in ${side.cwd}; ${git}; node ${side.nodePath ?? '(not found on PATH)'}; dependencies: ${side.dependencies}`;
+  return `Side ${side.name} "${side.label}": runs ${side.entry ?? '(no file named by the command)'} in ${side.cwd}; ${git}; node ${side.nodePath ?? '(not found on PATH)'}; dependencies: ${side.dependencies}`;
 }

@@ -4,7 +4,7 @@ import { attributedLines, attributeProfile, packageRows, plainAttribution, rankA
 import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import { hotpathOverhead, withoutHotpathRows } from '../profile/selfFrames';
 import { formatMs, formatPct } from '../../shared/text/numbers';
-import { joinV8Signals } from '../v8/join';
+import { type InlinedOnlyFunction, joinInlinedOnly, joinV8Signals } from '../v8/join';
 import { readV8Sidecar } from '../v8/sidecar';
 import type { V8Collection, V8FunctionSignals, V8RawSignals } from '../v8/types';
 import type { PreflightCheck } from './preflight';
@@ -62,15 +62,35 @@ export async function attachV8(model: ProfileModel, profilePath: string, given: 
   return { v8, v8Functions: joined.functions, raw };
 }
 
-/** Puts each hotspot's V8 signals on it (hotspot ids are model function indices for functions with a frame). */
-export function annotateHotspots(hotspots: ThreadHotspot[], attribution: Attribution, byFunction: ReadonlyMap<number, V8FunctionSignals> | undefined, thread = 'main'): void {
+/**
+ * Puts each hotspot's V8 signals on it: a function with a frame by its model index (hotspot ids are
+ * attribution ids, the model's index for functions with a frame). A function whose time ran only or
+ * mostly inlined, in the frames attribution placed it in, gets the tier of that optimized code
+ * (`TurboFan (inlined into X)`, v8/join.ts joinInlinedOnly) — its own copy's tier would describe code
+ * that hardly ran — in every thread.
+ */
+export async function annotateHotspots(
+  hotspots: ThreadHotspot[], attribution: Attribution, model: ProfileModel,
+  v8: { v8Functions?: ReadonlyMap<number, V8FunctionSignals>; raw?: V8RawSignals } | undefined, thread = 'main', sourceMapUrls?: Record<string, string>,
+): Promise<void> {
+  const byFunction = v8?.v8Functions;
   if (!byFunction?.size) return;
+  const inlinedOnly = new Map<number, InlinedOnlyFunction>();
   for (const h of hotspots) {
     if (h.thread !== thread) continue;
-    const f = attribution.functions[h.id]?.model ?? -1;
+    const info = attribution.functions[h.id];
+    const f = info?.model ?? -1;
     const signals = f >= 0 ? byFunction.get(f) : undefined;
     if (signals) h.v8 = signals;
+    const share = attribution.selfUs[h.id] > 0 ? attribution.inlinedUs[h.id] / attribution.selfUs[h.id] : 0;
+    if (info && (f < 0 || share > 0.5)) {
+      const hosts = (attribution.inlinedInto.get(h.id) ?? []).map((x) => attribution.functions[x.frame]?.model ?? -1).filter((m) => m >= 0);
+      if (hosts.length) inlinedOnly.set(h.id, { name: info.name, generated: info.generated, hosts, own: signals, share: f < 0 ? 1 : share });
+    }
   }
+  if (!inlinedOnly.size || !v8?.raw) return;
+  const joined = await joinInlinedOnly(model, v8.raw, inlinedOnly, { sourceMapUrls });
+  for (const h of hotspots) if (h.thread === thread) { const s = joined.get(h.id); if (s) h.v8 = s; }
 }
 
 /** A warning naming the sources attribution could not read (once per analysis). */
@@ -109,7 +129,7 @@ export async function analyzeModel(model: ProfileModel, options: { thread: strin
   };
   if (overhead.us > 0 && model.durationUs > 0) {
     const where = thread === 'main' ? '' : ` (${thread})`;
-    result.overhead = { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload and probes, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` };
+    result.overhead = { code: 'HOTPATH_OVERHEAD', message: `Hotpath's own frames${where} (its preload, probes and event-loop monitor, e.g. waiting for the profiler to attach) took ${formatMs(overhead.us / 1000)} (${formatPct((overhead.us / model.durationUs) * 100)} of the profile); they are left out of the hotspots and hot lines.` };
   }
   return result;
 }
@@ -133,7 +153,7 @@ export async function analyzeProfiles(saved: SavedProfile[], options: AnalyzeOpt
     const own = await attachV8(model, s.path, first ? options.v8 : options.workerV8?.get(s.thread));
     if (first) v8 = own;
     const analysis = await analyzeModel(model, { thread: s.thread, limit, profilePath: s.path, v8Raw: own.raw, token: options.token });
-    annotateHotspots(analysis.hotspots, analysis.attribution, own.v8Functions, s.thread);
+    await annotateHotspots(analysis.hotspots, analysis.attribution, model, own, s.thread, await readSourceMapSidecar(s.path));
     if (first) main = { model, attribution: analysis.attribution };
     hotspots.push(...analysis.hotspots);
     lines.push(...analysis.lines);

@@ -18,7 +18,9 @@ import { comparisonWarnings } from '../stats/comparisonWarnings';
 import { summarizeRun } from '../stats/runSummary';
 import { formatSummary, halfWidthText, ratioInterval, ratioPercent } from '../stats/formatComparison';
 import { HTTP_METRICS, SCRIPT_METRICS, type Comparison, type MetricSpecs, type SideKey } from '../stats/metrics';
-import { resolveSides, type ResolvedSide, type SideSpec } from '../variants/sides';
+import { analyzeThreads, loadThreads } from './threadsProfile';
+import type { SavedProfile } from './profileStore';
+import { resolveSides, sideFacts, type ResolvedSide, type SideFacts, type SideSpec } from '../variants/sides';
 import type { V8FunctionSignals } from '../v8/types';
 import type { Attribution } from '../attribution/types';
 import { checkSettings, DEFAULT_INTERLEAVE, runInterleaved, type InterleaveSettings, type InterleaveState, type RunRecord, type StopReason } from './interleave';
@@ -62,27 +64,9 @@ export interface CompareRequest {
   allowSameSides?: boolean;
 }
 
-/** One side as the JSON documents it. */
-export interface CompareSide {
+/** One side as the JSON documents it: the facts that prove what it ran (variants/sides.ts SideFacts). */
+export interface CompareSide extends SideFacts {
   key: SideKey;
-  label: string;
-  command: string[];
-  /** As the app reported it in the runs ("v24.21.0"). */
-  nodeVersion: string | null;
-  gitRev: string | null;
-  gitDirty: boolean | null;
-  /** The variables that set this side apart (its own --env-a/--env-b). */
-  env: Record<string, string>;
-  nodeArgs: string[];
-  cwd: string;
-  /** How the side's dependencies were provided (a revision's reused, copied or installed; the working tree's own). */
-  dependencies: string;
-  /** The real path of the file the command starts; null when the command line names none. */
-  entry: string | null;
-  /** The node binary the side ran (real path). */
-  nodePath: string | null;
-  /** The side's tree: the repository or the revision's temporary worktree. */
-  root: string | null;
 }
 
 export interface CompareComparison extends Comparison {
@@ -115,6 +99,17 @@ export interface SideProfile {
   projectRoot?: string;
   /** The project's lines with their shares, files relative to projectRoot (for per-line growth, CI annotations). */
   lines?: SideLine[];
+  /**
+   * When either side ran worker threads: this side's threads as one model (its main thread alone when it
+   * had none), with their attribution and V8 signals (workflow/threadsProfile.ts) — what the function
+   * diff and the differential flamegraph compare, so the work a pool does is in them.
+   */
+  threads?: { labels: string[]; model: ProfileModel; attribution: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals> };
+}
+
+/** What a side's diff is made of: every thread when the comparison covers threads, else the main thread. */
+export function diffSideOf(p: SideProfile): { model: ProfileModel; attribution?: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals>; projectRoot?: string } {
+  return p.threads ? { model: p.threads.model, attribution: p.threads.attribution, v8Functions: p.threads.v8Functions, projectRoot: p.projectRoot } : p;
 }
 
 export interface CompareResult {
@@ -147,11 +142,7 @@ function intervalText(state: InterleaveState, primary: string, target: number): 
 }
 
 function sideJson(side: ResolvedSide, nodeVersion: string | null): CompareSide {
-  return {
-    key: side.key, label: side.label, command: side.command, nodeVersion, gitRev: side.gitRev, gitDirty: side.gitDirty,
-    env: side.envShown, nodeArgs: side.nodeArgs, cwd: side.cwd, dependencies: side.dependencies, entry: side.entry, nodePath: side.nodePath,
-    root: side.projectRoot ?? null,
-  };
+  return { key: side.key, ...sideFacts(side, nodeVersion) };
 }
 
 function nodeEnvWarnings(sides: [ResolvedSide, ResolvedSide], reported: Map<SideKey, string | null>): Warning[] {
@@ -272,10 +263,10 @@ export async function compareVariants(request: CompareRequest, deps: WorkflowDep
     if (profile) {
       const profiles = await profileSides(request, [a, b], load, { token, logger, report, from: span.prepare + span.pairs });
       result.profiles = profiles;
-      result.diff = diffProfiles(
-        { model: profiles.a.model, projectRoot: profiles.a.projectRoot, v8Functions: profiles.a.v8Functions },
-        { model: profiles.b.model, projectRoot: profiles.b.projectRoot, v8Functions: profiles.b.v8Functions },
-      );
+      result.diff = {
+        ...diffProfiles(diffSideOf(profiles.a), diffSideOf(profiles.b)),
+        ...(profiles.a.threads && profiles.b.threads ? { threads: { a: profiles.a.threads.labels, b: profiles.b.threads.labels } } : {}),
+      };
     }
     report({ stage: 'analyzing', message: 'Done', fraction: 1 });
     return result;
@@ -297,6 +288,7 @@ async function profileSides(
 ): Promise<{ a: SideProfile; b: SideProfile }> {
   const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
   const out: Partial<Record<SideKey, SideProfile>> = {};
+  const saved: Partial<Record<SideKey, SavedProfile[]>> = {};
   for (const [i, side] of sides.entries()) {
     const base = ctx.from + ((1 - ctx.from) * i) / 2;
     const onProgress = (p: WorkflowProgress) => ctx.report({ ...p, stage: 'profiling', message: `Profiling "${side.label}": ${p.message}`, fraction: base + ((1 - ctx.from) / 2) * (p.fraction ?? 0) });
@@ -305,6 +297,18 @@ async function profileSides(
       ? await profileWithLoad({ ...common, load, port: request.port, readyTimeoutMs: request.readyTimeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress })
       : await profileScript({ ...common, timeoutMs: request.timeoutMs }, { token: ctx.token, logger: ctx.logger, onProgress });
     out[side.key] = { path: r.profilePath, model: r.model, v8Functions: r.v8Functions, attribution: r.attribution, projectRoot: side.projectRoot, lines: sideLines(r.model, r.attribution, side.projectRoot) };
+    saved[side.key] = r.profiles;
+  }
+  // A side that ran worker threads: the diff covers every thread of both sides (a side without any is
+  // its main thread alone), read while a revision's worktree still holds the sources attribution reads.
+  if ((saved.a?.length ?? 0) > 1 || (saved.b?.length ?? 0) > 1) {
+    for (const key of ['a', 'b'] as const) {
+      ctx.report({ stage: 'analyzing', message: `Placing the time of every thread of "${sides[key === 'a' ? 0 : 1].label}"` });
+      const p = out[key]!;
+      const files = saved[key]?.length ? saved[key]! : [{ thread: 'main', path: p.path }];
+      const threads = await analyzeThreads(await loadThreads(files, p.path, ctx.token), { limit: 20, profilePath: p.path, token: ctx.token });
+      p.threads = { labels: files.map((f) => f.thread), model: threads.model, attribution: threads.analysis.attribution, v8Functions: threads.v8Functions };
+    }
   }
   return { a: out.a!, b: out.b! };
 }

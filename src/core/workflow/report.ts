@@ -6,7 +6,7 @@ import type { Warning } from '../common/warnings';
 import { allocationSites, type AllocationSite } from '../memory/sites';
 import type { LabelFilter } from '../pprof/labels';
 import { writePprof, type WrittenPprof } from '../pprof/write';
-import { loadProfile, type ProfileModel } from '../profile';
+import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import type { PathMapOptions } from '../profile/pathMap';
 import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
 import { analyzeModel, analyzeProfiles, annotateHotspots, attachV8, type Analysis } from './analyze';
@@ -64,7 +64,7 @@ export async function reportProfile(file: string, options: { limit?: number; att
   // V8 signals saved by the run that recorded the profile (`<profile>.v8.json`), when there are any.
   const { raw, ...v8 } = await attachV8(model, profilePath, undefined);
   const analysis = await analyzeModel(model, { thread: 'main', limit, profilePath, v8Raw: raw, attribution: options.attribution, token: options.token });
-  annotateHotspots(analysis.hotspots, analysis.attribution, v8.v8Functions);
+  await annotateHotspots(analysis.hotspots, analysis.attribution, model, { v8Functions: v8.v8Functions, raw }, 'main', await readSourceMapSidecar(profilePath));
   const warnings: Warning[] = [...model.warnings, ...(analysis.overhead ? [analysis.overhead] : []), ...optionsNotApplied(model, read)];
   const { overhead: _overhead, ...rest } = analysis;
   const result: ReportResult = { kind: 'report', profilePath, durationMs: model.durationUs / 1000, sampleCount: model.sampleCount, ...rest, warnings, model, ...v8 };

@@ -10,8 +10,10 @@
 import { type CancellationToken, neverCancelled } from '../common/cancellation';
 import { ErrorCode, HotpathError } from '../common/errors';
 import { type Logger, silentLogger } from '../common/logger';
+import type { Warning } from '../common/warnings';
 import { formatMs } from '../../shared/text/numbers';
-import type { StartupSide } from '../startup/sides';
+import type { StartupVariantsSpec } from '../startup/sides';
+import { sideFacts, type ResolvedVariant, type SideFacts } from '../variants/sides';
 import { startOnce, type StartupEnd } from '../startup/startRun';
 import { DEFAULT_AB_SETTINGS, ratioText, runAbComparison, type InterleaveSettings, type MetricComparisonSet, type StopReason } from './abEngine';
 import type { ProgressSink } from './progress';
@@ -29,7 +31,11 @@ export interface CompareDeps {
   onProgress?: ProgressSink;
 }
 
-export interface SideJson { label: string; command: string[]; nodeVersion: string | null; gitRev: string | null }
+/** A startup side as results state it: what proves what it ran (compare's facts), `nodeVersion` as the program reported it. */
+export type SideJson = SideFacts;
+
+/** What a startup side runs: a resolved variant (core/variants), as compare's sides are. */
+export type StartupSide = ResolvedVariant;
 
 export interface StartupComparison {
   sides: [SideJson, SideJson];
@@ -72,9 +78,8 @@ export async function compareStartup(a: StartupSide, b: StartupSide, options: St
       return r.values;
     },
   });
-  const json = (s: StartupSide, v: string | null): SideJson => ({ label: s.label, command: s.command, nodeVersion: v, gitRev: s.gitRev ?? null });
   return {
-    sides: [json(a, versions.a), json(b, versions.b)],
+    sides: [sideFacts(a, versions.a), sideFacts(b, versions.b)],
     comparison: { ...outcome.comparison, pairs: outcome.pairs, summary: summaryOf(a.label, b.label, outcome.comparison), stopReason: outcome.stopReason, elapsedMs: outcome.elapsedMs },
   };
 }
@@ -125,7 +130,8 @@ export async function bisectStartup(sides: StartupSide[], options: StartupCompar
     steps.push({ a: reference.label, b: sides[i].label, verdict: c.comparison.verdict, ratio: m.ratio, ciLow: m.ciLow, ciHigh: m.ciHigh, pValue: m.pValue, level: c.comparison.metricConfidenceLevel, pairs: c.comparison.pairs });
     return c.comparison.verdict === 'slower';
   };
-  const candidates = sides.map((s) => ({ label: s.label, command: s.command, nodeVersion: s.expectedNodeVersion ?? null, gitRev: s.gitRev ?? null }));
+  // Before any start, the version each candidate was asked for.
+  const candidates = sides.map((s) => sideFacts(s, s.expectedNodeVersion ?? null));
   if (!(await test(sides.length - 1))) {
     return { candidates, steps, firstSlower: null, lastGood: sides[sides.length - 1].label, summary: `"${sides[sides.length - 1].label}" does not start significantly slower than "${reference.label}": nothing to bisect.` };
   }
@@ -143,41 +149,28 @@ export async function bisectStartup(sides: StartupSide[], options: StartupCompar
   };
 }
 
-export interface StartupVariantsRequest {
-  command: string[];
-  cwd: string;
-  env?: Record<string, string | undefined>;
-  /** Two runtimes to compare, or several (oldest first) to bisect. */
-  nodes?: string[];
-  /** A git revision compared with the working tree (a = the revision, b = the working tree). */
-  base?: string;
-  /** Git revisions to bisect, oldest first. */
-  revisions?: string[];
-  bisect: boolean;
+export interface StartupVariantsRequest extends StartupVariantsSpec {
   options: StartupCompareOptions;
 }
 
 export type StartupVariantsResult =
-  | ({ kind: 'startup-compare'; warnings: [] } & StartupComparison)
-  | ({ kind: 'startup-bisect'; warnings: [] } & StartupBisect);
+  | ({ kind: 'startup-compare'; warnings: Warning[] } & StartupComparison)
+  | ({ kind: 'startup-bisect'; warnings: Warning[] } & StartupBisect);
 
-/** Resolves the sides (runtimes, worktrees), runs the comparison or bisect, and removes every worktree. */
+/**
+ * Resolves the variants as compare resolves its sides (startup/sides.ts: the same facts and refusals),
+ * runs the comparison or bisect, and removes every worktree.
+ */
 export async function runStartupVariants(request: StartupVariantsRequest, deps: CompareDeps = {}): Promise<StartupVariantsResult> {
-  const { runtimeSide, revisionSide } = await import('../startup/sides');
-  const base = { command: request.command, cwd: request.cwd, env: request.env };
+  const { startupSides } = await import('../startup/sides');
   const say = (message: string) => deps.onProgress?.({ stage: 'starting', message });
-  const sides: StartupSide[] = [];
+  const resolved = await startupSides(request, { token: deps.token, logger: deps.logger, onProgress: say });
   try {
-    if (request.nodes?.length) for (const n of request.nodes) sides.push(await runtimeSide(n, base, { ...deps, onProgress: say }));
-    if (request.revisions?.length) for (const r of request.revisions) sides.push(await revisionSide(r, base, { ...deps, onProgress: say }));
-    if (request.base !== undefined) {
-      sides.push(await revisionSide(request.base, base, { ...deps, onProgress: say }));
-      sides.push({ label: 'working tree', command: request.command, cwd: request.cwd, env: { ...request.env }, dispose: async () => undefined });
-    }
-    if (request.bisect) return { kind: 'startup-bisect', warnings: [], ...(await bisectStartup(sides, request.options, deps)) };
+    const { sides, warnings } = resolved;
+    if (request.bisect) return { kind: 'startup-bisect', warnings, ...(await bisectStartup(sides, request.options, deps)) };
     if (sides.length !== 2) throw new HotpathError(ErrorCode.InvalidOption, `A startup comparison takes two variants (got ${sides.length}): --node A --node B, or --base REV.`);
-    return { kind: 'startup-compare', warnings: [], ...(await compareStartup(sides[0], sides[1], request.options, deps)) };
+    return { kind: 'startup-compare', warnings, ...(await compareStartup(sides[0], sides[1], request.options, deps)) };
   } finally {
-    for (const s of sides) await s.dispose();
+    await resolved.dispose();
   }
 }

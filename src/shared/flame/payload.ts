@@ -96,6 +96,8 @@ export interface DiffSide {
   /** The variables and node flags that set this side apart. */
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** When the diff covers every thread (a side ran worker threads): this side's threads (`main`, `worker 1 (pool.js)` …). */
+  threads?: string[];
 }
 
 /** A differential payload: `frames` are the newer profile's; this is the older one's matching time. */

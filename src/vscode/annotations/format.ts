@@ -133,7 +133,14 @@ export function deoptHover(d: DeoptAnnotation): string {
 /** The V8 part of a hot function's hover: tier, (de)optimizations, inlining, with explanations. */
 export function v8FunctionMarkdown(v: V8FunctionSignals): string {
   const parts = [`**V8**: ${mdEscape(v.tier === 'unknown' ? 'tier unknown' : v.tier)} · optimized ${v.optimizations}×`];
-  if (v.ranInlinedIn) parts.push(`**Ran inlined**: no code of its own at the end of the run; V8 inlined it into ${mdCode(v.ranInlinedIn)}, whose ${mdEscape(v.tier)} code ran it.`);
+  if (v.ranInlinedIn) {
+    const ownCopy = v.ownTier ? ` (${mdEscape(v.ownTier)} at the end of the run)` : '';
+    // Rounded down: a function with frames of its own never reads as 100% inlined.
+    const own = v.ranInlinedShare !== undefined ? `${Math.floor(v.ranInlinedShare * 1000) / 10}% of its time ran there, the rest in its own copy${ownCopy}`
+      : v.ownTier ? `every sample of it ran there, none in its own copy${ownCopy}` : 'it had no code of its own at the end of the run';
+    const code = v.ranInlinedOsr ? `${mdEscape(v.tier)} code compiled on the stack (OSR: its loop was optimized while it ran; the function itself stayed in a lower tier)` : `${mdEscape(v.tier)} code`;
+    parts.push(`**Ran inlined**: V8 inlined it into ${mdCode(v.ranInlinedIn)}, whose ${code} ran it; ${own}.`);
+  }
   if (v.tierUnknown) parts.push(`**Why the tier is unknown**: ${mdEscape(v.tierUnknown.reason)}`);
   if (v.notOptimized) parts.push(`**Not optimized**: ${mdEscape(v.notOptimized.reason)}${explanationMd(v.notOptimized.explanation)}`);
   const real = v.deopts.filter((d) => !d.osr);

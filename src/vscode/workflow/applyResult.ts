@@ -208,7 +208,9 @@ async function applyCompare(ctx: ApplyContext, result: CompareResult, warningNot
     const side = (s: CompareSide) => ({ label: s.label, nodeVersion: s.nodeVersion, gitRev: s.gitRev, env: s.env, nodeArgs: s.nodeArgs });
     const diff = { beforeTitle: `A: ${a.label}`, beforeRoot: pa.projectRoot, afterRoot: pb.projectRoot, sides: { before: side(a), after: side(b) } };
     // A's inlined code as it was placed during the run: a revision's worktree (its sources) is gone by now.
-    const loaded: LoadedProfile = await loadedFromFile(pb.path, { before: pa.path, diff, title: `B: ${b.label}`, ...(pa.attribution ? { beforeInline: inlineSourceOf(pa.attribution) } : {}) });
+    // When a side ran worker threads, the diff covers every thread (A's placement of all its threads).
+    const placedA = pa.threads?.attribution ?? pa.attribution;
+    const loaded: LoadedProfile = await loadedFromFile(pb.path, { before: pa.path, diff, title: `B: ${b.label}`, ...(placedA ? { beforeInline: inlineSourceOf(placedA) } : {}) });
     ctx.session.setProfile(loaded);
     ctx.flame.show({ title: loaded.title, payload: loaded.payload, decorate: ctx.decorate?.(loaded) }, { preserveFocus: true });
   }

@@ -98,6 +98,15 @@ describe('profile diff across runtimes and checkouts', () => {
     assert.equal(p.diff!.sides?.after.nodeVersion, 'v24.21.0');
   });
 
+  it('threads: a pool\'s worker threads (and a command\'s other processes) match whatever their number', () => {
+    const ids = (names: string[]) => functionIdentities({ functions: names.map((name) => ({ name, url: '', scriptId: '0', file: '', line: null, column: null, category: 'root', package: null })) } as unknown as ProfileModel, '');
+    const a = ids(['(root)', 'main', 'worker 1 (pool.js)', 'process 4242 (marked in.md) worker 3 (w.js)']);
+    const b = ids(['(root)', 'main', 'worker 2 (pool.js)', 'worker 3 (pool.js)', 'process 77 (marked in.md) worker 1 (w.js)', 'worker 4 (other.js)']);
+    const m = matchFunctions(a, b);
+    assert.deepEqual([...m.idsB.slice(0, 5)], [m.idsA[0], m.idsA[1], m.idsA[2], m.idsA[2], m.idsA[3]]);
+    assert.ok(![...m.idsA].includes(m.idsB[5]), 'a worker of another script is another thread');
+  });
+
   it('V8 changes per function, in words', () => {
     const s = (tier: V8FunctionSignals['tier'], deopts: Array<[string, number]>, optimizations = 1): V8FunctionSignals => ({
       tier, optimizations, inlinedInto: [], inlined: [],

@@ -79,6 +79,15 @@ describe('comparison sides: what each runs', () => {
       assert.deepEqual(checkSidesDiffer([{ node: '22' }, { node: '24' }], [id({ node: '/a/node', nodeVersion: '22.1.0' }), id({ node: '/b/node', nodeVersion: '24.1.0' })], false), []);
     });
 
+    it('in another command\'s words: startup\'s hint, a bisect list\'s entries and flag', () => {
+      const wording = { command: 'hotpath startup', subject: 'Entries 1 and 3 of --bisect-node', names: ['1', '3'] as [string, string], revisionFlag: '--bisect-rev', nodeFlag: '--bisect-node' };
+      assert.throws(() => checkSidesDiffer([{ node: '20' }, { node: '20' }], [id({ nodeVersion: '20.20.2' }), id({ nodeVersion: '20.20.2' })], false, wording),
+        /Entries 1 and 3 of --bisect-node would run the same files on the same Node with the same settings: --bisect-node 20 twice runs one binary, \/usr\/bin\/node \(Node 20\.20\.2\)\..*use hotpath startup --allow-same-sides\.$/);
+      assert.throws(() => checkSidesDiffer([{ base: 'c1' }, { base: 'c1' }], [id({ codeText: '--bisect-rev c1 (1a2b3c4)' }), id({ codeText: '--bisect-rev c1 (1a2b3c4)' })], false, wording), /To compare, name revisions whose files differ\./);
+      const two = checkSidesDiffer([{ node: '20' }, { node: '/opt/node' }], [id({ nodeVersion: '20.20.2' }), id({ node: '/opt/node', nodeVersion: '20.20.2' })], false, wording);
+      assert.match(two[0].message, /^Entries 1 and 3 of --bisect-node run Node 20\.20\.2, from two binaries \(1: \/usr\/bin\/node, 3: \/opt\/node\).*give --bisect-node two different ones/);
+    });
+
     it('one Node version from two binaries is run, with a warning that says what it measures', () => {
       const w = checkSidesDiffer([{ node: '20' }, { node: '/opt/custom/node' }], [id({ node: '/usr/bin/node', nodeVersion: '20.20.2' }), id({ node: '/opt/custom/node', nodeVersion: '20.20.2' })], false);
       assert.deepEqual(w.map((x) => x.code), ['SAME_NODE_VERSION_TWO_BINARIES']);
