@@ -69,20 +69,34 @@ describe('flamegraph views in Chromium', function () {
   });
 
   it('sandwich: callers are coloured by the share of the selected function\'s time they account for', async () => {
-    const profile = recordProfile(path.join(APPS, 'callers-app.js'), [], path.join(tmp, 'callers.cpuprofile'));
+    // The recording is the input, not the product: heavyCaller calls shared three times as often, so
+    // 3/4 of shared's time comes through it on an idle machine (0.746 measured). The profiler samples wall
+    // time, so on a machine busy enough to take the CPU away mid-call the split can move (0.594 was seen in a
+    // CI run at load average ~8): record again, up to three times, until the recording has the scenario
+    // this test needs (heavy over 0.6). What is asserted below is checked against the recording used.
+    const profile = path.join(tmp, 'callers.cpuprofile');
     const report = path.join(tmp, 'callers.html');
+    let model!: Awaited<ReturnType<typeof loadProfile>>;
+    let heavyShare = 0;
+    let lightShare = 0;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      fs.rmSync(profile, { force: true });
+      recordProfile(path.join(APPS, 'callers-app.js'), [], profile);
+      model = await loadProfile(profile, { sourceMaps: false });
+      const fn = (name: string) => model.functions.findIndex((f) => f.name === name);
+      // The truth from the model: shared's time by direct caller.
+      const via = (caller: number) => {
+        let us = 0;
+        for (let v = 0; v < model.nodeCount; v++) if (model.nodes.func[v] === fn('shared') && model.nodes.func[model.nodes.parent[v]] === caller) us += model.nodes.totalUs[v];
+        return us / model.functionTotalUs[fn('shared')];
+      };
+      heavyShare = via(fn('heavyCaller'));
+      lightShare = via(fn('lightCaller'));
+      if (heavyShare > 0.6 && lightShare > 0.1) break;
+      console.log(`      # recording ${attempt}: shares ${heavyShare.toFixed(3)} / ${lightShare.toFixed(3)}, recorded again`);
+    }
+    assert.ok(heavyShare > 0.6 && lightShare > 0.1, `recorded shares ${heavyShare} / ${lightShare} in three recordings`);
     assert.equal((await runCli(['report', '--html', report, profile])).code, 0);
-    const model = await loadProfile(profile, { sourceMaps: false });
-    const fn = (name: string) => model.functions.findIndex((f) => f.name === name);
-    // The truth from the model: shared's time by direct caller.
-    const via = (caller: number) => {
-      let us = 0;
-      for (let v = 0; v < model.nodeCount; v++) if (model.nodes.func[v] === fn('shared') && model.nodes.func[model.nodes.parent[v]] === caller) us += model.nodes.totalUs[v];
-      return us / model.functionTotalUs[fn('shared')];
-    };
-    const heavyShare = via(fn('heavyCaller'));
-    const lightShare = via(fn('lightCaller'));
-    assert.ok(heavyShare > 0.6 && lightShare > 0.1, `recorded shares ${heavyShare} / ${lightShare}`);
     for (const scheme of ['light', 'dark'] as const) {
       const { page, errors } = await openReport(browser, report, { colorScheme: scheme });
       await sandwichOf(page, 'shared');
