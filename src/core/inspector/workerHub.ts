@@ -28,6 +28,16 @@ export type WorkerSetup = (worker: WorkerHandle) => Promise<void>;
 /** Resolves once the worker's event loop turns (named like all code Hotpath evaluates in a target: profile/selfFrames.ts). */
 const WAIT_FOR_A_TURN = 'new Promise(function hotpathWorkerTurn(resolve) { setImmediate(resolve); })';
 
+/**
+ * True when the evaluation interrupted the worker inside Atomics.wait (the frame just under ours). The
+ * app's stack settings are set aside for the moment and put back: it must not notice.
+ */
+export const PARKED_IN_ATOMICS_WAIT = `(function hotpathWorkerParked() {
+  const limit = Error.stackTraceLimit, prepare = Error.prepareStackTrace;
+  try { Error.stackTraceLimit = 8; Error.prepareStackTrace = undefined; return /\\n\\s+at Atomics\\.wait \\(/.test(String(new Error().stack)); }
+  finally { Error.stackTraceLimit = limit; Error.prepareStackTrace = prepare; }
+})()`;
+
 export class WorkerHub implements Disposable {
   private readonly subs = new DisposableStore();
   private readonly sessions = new Map<string, WorkerHandle>();
@@ -64,14 +74,30 @@ export class WorkerHub implements Disposable {
 
   /**
    * Waits (at most `timeoutMs`) until each worker attached so far has finished what it was running
-   * synchronously — its start-up, typically — and turned its event loop: then it is idle, or serving.
-   * A worker blocked in Atomics.wait (a pool's idle thread) never turns it, and is idle: the timeout.
+   * synchronously — its start-up, typically — and turned its event loop, or sits parked in Atomics.wait
+   * (a pool's idle thread, which never turns its loop): then it runs no JavaScript until woken. A worker
+   * still starting up on a busy machine can take seconds; one that is neither after `timeoutMs` is left.
    */
   async settle(timeoutMs: number): Promise<void> {
-    await Promise.all(this.workers.map((w) => Promise.race([
-      w.session.trySend('Runtime.evaluate', { expression: WAIT_FOR_A_TURN, awaitPromise: true, silent: true }),
-      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
-    ])));
+    await Promise.all(this.workers.map((w) => this.settleOne(w, timeoutMs)));
+  }
+
+  private async settleOne(w: WorkerHandle, timeoutMs: number): Promise<void> {
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const turned = w.session.trySend('Runtime.evaluate', { expression: WAIT_FOR_A_TURN, awaitPromise: true, silent: true }).finally(() => { done = true; });
+    const parked = (async () => {
+      // An evaluation reaches a worker blocked in Atomics.wait (V8 serves interrupts there): its stack says so.
+      while (!done) {
+        const r = await w.session.trySend<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: PARKED_IN_ATOMICS_WAIT, returnByValue: true, silent: true });
+        if (r?.result?.value === true || w.session.isDetached) return;
+        await new Promise((resolve) => { timer = setTimeout(resolve, 50); timer.unref(); });
+      }
+    })();
+    const cap = new Promise((resolve) => { const t = setTimeout(resolve, timeoutMs); t.unref(); });
+    await Promise.race([turned, parked, cap]);
+    done = true;
+    if (timer) clearTimeout(timer);
   }
 
   /** Runs `work` between worker set-ups, never during one (e.g. switching process-wide V8 flags). */

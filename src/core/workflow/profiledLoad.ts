@@ -87,7 +87,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   try {
     // V8's set-up switches tracing on for a moment in one isolate at a time; a worker still starting up
     // could trace into that isolate's file meanwhile (see windowedProbeExpression): let it finish first.
-    if (ctx.v8 && hub) await hub.settle(500);
+    if (ctx.v8 && hub) await hub.settle(5000);
     v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
     workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
     // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
