@@ -556,7 +556,8 @@ export class App {
     const y = clientY + 16 + th > window.innerHeight ? Math.max(0, clientY - 12 - th) : clientY + 16;
     this.tooltip.style.left = `${x}px`;
     this.tooltip.style.top = `${y}px`;
-    pane.canvas.canvas.setAttribute('aria-describedby', 'hp-tooltip');
+    // Written once: a write to the canvas element, even of the same value, makes the browser re-upload its bitmap.
+    if (pane.canvas.canvas.getAttribute('aria-describedby') !== 'hp-tooltip') pane.canvas.canvas.setAttribute('aria-describedby', 'hp-tooltip');
   }
 
   private hideTooltip(): void {
@@ -626,7 +627,8 @@ export class App {
       }
       if (box >= 0) this.showTooltip(pane, box, e.clientX, e.clientY);
       else this.hideTooltip();
-      canvas.style.cursor = box >= 0 ? 'pointer' : 'default';
+      const cursor = box >= 0 ? 'pointer' : 'default';
+      if (canvas.style.cursor !== cursor) canvas.style.cursor = cursor;
       const now = performance.now();
       this.metrics.push({ reason: 'hover', renderMs: now - started, sinceEventMs: now - e.timeStamp });
     });

@@ -1,8 +1,14 @@
 /**
  * One canvas of boxes: HiDPI-aware, virtual vertical scrolling, boxes batched by colour, labels
- * truncated with an ellipsis from cached text widths, and a separate overlay canvas for hover/selection
- * outlines so a hover never redraws the boxes. Knows nothing about profiles: a box is a frame id, a row
- * and an x-range in domain units (µs); colours come from a Painter, labels from a callback.
+ * truncated with an ellipsis from cached text widths, and hover/selection outlines as two small
+ * positioned elements above it, so a hover never redraws the boxes. Knows nothing about profiles: a box
+ * is a frame id, a row and an x-range in domain units (µs); colours come from a Painter, labels from a
+ * callback.
+ *
+ * Why elements and not an overlay canvas (as before): a changed canvas is uploaded and composited whole
+ * on the next frame — a pane-sized overlay at 1600×900 css pixels on a 2× display is 3200×1800 pixels,
+ * 9–12 ms of the browser's CPU per hover without a GPU (Chromium's trace in the browser bench,
+ * `npm run bench -- flame`); two outline elements cost it the rectangles they cover.
  */
 import type { Painter } from './colors';
 import type { Theme } from './theme';
@@ -69,9 +75,12 @@ const MARKER_MIN_BOX_PX = 10;
 
 export class FlameCanvas {
   readonly canvas: HTMLCanvasElement;
-  readonly overlay: HTMLCanvasElement;
+  /** The hovered box's outline and the selected box's (hidden when none). */
+  private readonly hoverOutline: HTMLElement;
+  private readonly selectedOutline: HTMLElement;
+  /** What each outline shows now ('' hidden), so an unchanged outline is not written again. */
+  private readonly placed = new Map<HTMLElement, string>();
   private readonly ctx: CanvasRenderingContext2D;
-  private readonly octx: CanvasRenderingContext2D;
   private content: Content | null = null;
   private theme: Theme;
   private widthCss = 0;
@@ -92,8 +101,6 @@ export class FlameCanvas {
   private ellipsisWidth = 0;
   /** Advance of one character when the font is monospaced (0 otherwise): ASCII labels skip measureText. */
   private monoWidth = 0;
-  /** Whether the overlay holds an outline (a blank overlay needs no clearing). */
-  private overlayDirty = false;
   lastRenderMs = 0;
 
   constructor(readonly pane: HTMLElement, theme: Theme, label: string) {
@@ -103,12 +110,17 @@ export class FlameCanvas {
     this.canvas.setAttribute('role', 'application');
     this.canvas.setAttribute('aria-roledescription', 'flamegraph');
     this.canvas.setAttribute('aria-label', `${label}. Arrow keys move between frames, Enter zooms, Escape zooms out, O opens the source.`);
-    this.overlay = document.createElement('canvas');
-    this.overlay.className = 'hp-overlay';
-    this.overlay.setAttribute('aria-hidden', 'true');
-    pane.append(this.canvas, this.overlay);
+    const outline = (kind: string) => {
+      const el = document.createElement('div');
+      el.className = `hp-outline ${kind}`;
+      el.setAttribute('aria-hidden', 'true');
+      el.hidden = true;
+      return el;
+    };
+    this.hoverOutline = outline('hp-outline-hover');
+    this.selectedOutline = outline('hp-outline-selected');
+    pane.append(this.canvas, this.selectedOutline, this.hoverOutline);
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
-    this.octx = this.overlay.getContext('2d')!;
   }
 
   setTheme(theme: Theme): void {
@@ -135,11 +147,8 @@ export class FlameCanvas {
     this.widthCss = w;
     this.heightCss = hgt;
     this.dpr = dpr;
-    for (const c of [this.canvas, this.overlay]) {
-      c.width = Math.max(1, Math.round(w * dpr));
-      c.height = Math.max(1, Math.round(hgt * dpr));
-    }
-    this.overlayDirty = false; // resizing clears a canvas
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(hgt * dpr));
     this.clampScroll();
     return true;
   }
@@ -370,22 +379,30 @@ export class FlameCanvas {
     return Array.from(this.drawn.subarray(0, this.drawnCount));
   }
 
-  /** Outline the hovered and the selected box on the overlay. */
+  /**
+   * Outline the hovered and the selected box. Each outline is an element of the box's size moved over it
+   * (with a transform: no layout), so the browser repaints two small rectangles instead of a pane-sized
+   * bitmap. Colours come from the theme; the selected outline is drawn under the hover's.
+   */
   highlight(hover: number, selected: number): void {
-    // The first clear of a big overlay allocates its backing store: skip it while there is nothing to clear.
-    if (hover < 0 && selected < 0 && !this.overlayDirty) return;
-    const o = this.octx;
-    o.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    o.clearRect(0, 0, this.widthCss, this.heightCss);
-    this.overlayDirty = hover >= 0 || selected >= 0;
-    const outline = (box: number, color: string, width: number) => {
-      const r = box >= 0 ? this.rectOf(box) : null;
-      if (!r) return;
-      o.strokeStyle = color;
-      o.lineWidth = width;
-      o.strokeRect(r.x + width / 2, r.y + width / 2, Math.max(1, r.w - width), r.h - width);
-    };
-    outline(selected, this.theme.focus, 2);
-    if (hover !== selected) outline(hover, this.theme.foreground, 1);
+    this.place(this.selectedOutline, selected, this.theme.focus, 2);
+    this.place(this.hoverOutline, hover !== selected ? hover : -1, this.theme.foreground, 1);
+  }
+
+  private place(el: HTMLElement, box: number, color: string, width: number): void {
+    const r = box >= 0 ? this.rectOf(box) : null;
+    const key = r ? `${r.x} ${r.y} ${r.w} ${r.h} ${width} ${color}` : '';
+    // Only a change is written: the same outline again costs the browser nothing.
+    if (this.placed.get(el) === key) return;
+    this.placed.set(el, key);
+    if (!r) {
+      el.hidden = true;
+      return;
+    }
+    el.style.width = `${Math.max(1, r.w)}px`;
+    el.style.height = `${r.h}px`;
+    el.style.transform = `translate(${r.x}px, ${r.y}px)`;
+    el.style.border = `${width}px solid ${color}`;
+    el.hidden = false;
   }
 }
