@@ -848,16 +848,16 @@ export class App {
     if (!pane || !this.data) return [];
     const c = pane.canvas.contentValue!;
     const r = pane.canvas.canvas.getBoundingClientRect();
-    return pane.canvas.drawnBoxes().map((b) => {
-      const frame = c.boxes.frame[b];
+    // One pass over the drawn boxes (a flame chart draws tens of thousands).
+    return pane.canvas.drawnRects().map((rect) => {
+      const frame = c.boxes.frame[rect.box];
       const f = pane.tree.func[frame];
-      const rect = pane.canvas.rectOf(b)!;
       return {
         name: this.data!.name(f), file: this.data!.file(f), line: this.data!.line(f), frame,
         x: r.left + rect.x, y: r.top + rect.y, w: rect.w, h: rect.h,
         matched: this.matches ? this.matches[f] === 1 : false,
         bucket: c.painter.bucketOf(frame),
-        marked: pane.canvas.isMarked(b),
+        marked: rect.marked,
       };
     });
   }
