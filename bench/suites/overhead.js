@@ -40,7 +40,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { bundle, ROOT } = require('../lib/build');
+const { bundleExports, ROOT } = require('../lib/build');
 const { median, round } = require('../lib/pairs');
 
 const TARGET_PCT = 5;
@@ -51,25 +51,19 @@ const ENDPOINTS = {
 };
 
 function core() {
-  const entry = path.join(ROOT, 'bench/.build/overhead-entry.js');
-  fs.mkdirSync(path.dirname(entry), { recursive: true });
-  const src = (p) => JSON.stringify(path.join(ROOT, p));
-  fs.writeFileSync(entry, [
-    `export { launchTarget } from ${src('src/core/target/launcher')};`,
-    `export { waitForHttpReady } from ${src('src/core/target/readiness')};`,
-    `export { CdpClient } from ${src('src/core/inspector/cdpClient')};`,
-    `export { ProfilingRun } from ${src('src/core/inspector/profilingRun')};`,
-    `export { V8Collector } from ${src('src/core/v8/collector')};`,
-    `export { enableFlags, DISABLE_FLAGS, traceFileFor } from ${src('src/core/v8/flags')};`,
-    `export { setFlagsExpression } from ${src('src/core/v8/targetScripts')};`,
-    `export { LoopMonitor, DEFAULT_MONITOR_OPTIONS } from ${src('src/core/loop/loopMonitor')};`,
-    `export { AllocationSampler, DEFAULT_SAMPLING_INTERVAL_BYTES } from ${src('src/core/memory/allocationSampler')};`,
-    `export { defaultSamplingInterval } from ${src('src/core/profile/samplingInterval')};`,
-    `export { DEFAULT_LOAD_OPTIONS } from ${src('src/core/load/options')};`,
-    `export { runLoad } from ${src('src/core/load/runner')};`,
-    `export { resolveLoadOptions } from ${src('src/core/load/options')};`,
-  ].join('\n'));
-  return require(bundle(path.relative(ROOT, entry), 'overhead'));
+  return bundleExports('overhead', {
+    'src/core/target/launcher': ['launchTarget'],
+    'src/core/target/readiness': ['waitForHttpReady'],
+    'src/core/inspector/cdpClient': ['CdpClient'],
+    'src/core/v8/collector': ['V8Collector'],
+    'src/core/v8/flags': ['enableFlags', 'DISABLE_FLAGS', 'traceFileFor'],
+    'src/core/v8/targetScripts': ['setFlagsExpression'],
+    'src/core/loop/loopMonitor': ['LoopMonitor', 'DEFAULT_MONITOR_OPTIONS'],
+    'src/core/memory/allocationSampler': ['AllocationSampler', 'DEFAULT_SAMPLING_INTERVAL_BYTES'],
+    'src/core/profile/samplingInterval': ['defaultSamplingInterval'],
+    'src/core/load/options': ['DEFAULT_LOAD_OPTIONS', 'resolveLoadOptions'],
+    'src/core/load/runner': ['runLoad'],
+  });
 }
 
 // ── per-thread CPU time of a process (Linux) ──────────────────────────────────────────────────────────
