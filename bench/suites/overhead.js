@@ -233,6 +233,8 @@ async function block(c, proc, settings) {
     othersUsPerRequest: cpu.othersUs / n,
     processUsPerRequest: (cpu.mainUs + cpu.othersUs) / n,
     loadGeneratorUsPerRequest: (lg.user + lg.system) / n,
+    // How much of a core the app got: V8's profiler costs per second, so the busier the app, the smaller its share per request.
+    appCores: (cpu.mainUs + cpu.othersUs) / (m.durationSeconds * 1e6),
     otherThreadsByName: Object.fromEntries(Object.entries(cpu.byName).map(([k, v]) => [k, v / n])),
   };
 }
@@ -335,7 +337,7 @@ async function run({ log }) {
     const summary = summarize(rounds, modes);
     endpoints[name] = {
       what: ENDPOINTS[name].what,
-      reference: { requestsPerSecond: round(median(refs.map((x) => x.requestsPerSecond)), 0), p99Ms: round(median(refs.map((x) => x.p99Ms)), 1), processCpuUsPerRequest: round(median(refs.map((x) => x.processUsPerRequest)), 1), mainThreadCpuUsPerRequest: round(median(refs.map((x) => x.mainUsPerRequest)), 1) },
+      reference: { requestsPerSecond: round(median(refs.map((x) => x.requestsPerSecond)), 0), p99Ms: round(median(refs.map((x) => x.p99Ms)), 1), processCpuUsPerRequest: round(median(refs.map((x) => x.processUsPerRequest)), 1), mainThreadCpuUsPerRequest: round(median(refs.map((x) => x.mainUsPerRequest)), 1), appCores: round(median(refs.map((x) => x.appCores)), 2) },
       modes: summary,
     };
     const d = summary.default;
@@ -353,6 +355,8 @@ async function run({ log }) {
       requestsPerSecond: 'what the load generator measured on this machine: the app\'s slowdown and the competition for the cores together',
       VsPreloadPct: '% change against the preloaded process with nothing on, same round (median, min, max over rounds)',
       VsNonePct: '% change against the plain process (no preload), via the same round\'s reference',
+      appCores: 'the share of a core the app used in the reference blocks: V8\'s profiler costs per sample (per second), so on a busy machine, where the app gets less of a core, each request carries more of it',
+      profilerThreadUsPerSample: 'CPU of V8\'s profiler thread per sample it took: the cost of an interval is about this × samples per second',
     },
     target: fastDefault ? { maxPct: TARGET_PCT, judgedOn: 'fast endpoint, the default against no profiler: main-thread and process CPU per request, and req/s', pass: fastDefault.processUsPerRequestVsNonePct.median <= TARGET_PCT && fastDefault.mainUsPerRequestVsNonePct.median <= TARGET_PCT && -fastDefault.requestsPerSecondVsNonePct.median <= TARGET_PCT } : undefined,
     loadAverage: { atStart: loadAtStart, atEnd: round(os.loadavg()[0], 1), cores: os.cpus().length },

@@ -7,7 +7,7 @@
  * The cache is what V8 compiled during a run — the bundle's top level and every function the command
  * called — written at exit when there was none (or V8 refused it: another bundle, Node or V8 flags),
  * under ${HOTPATH_CACHE:-~/.cache/hotpath}/code-cache/, one file per command (each compiles different
- * code), bundle build and Node version; those of other builds are removed. V8 checks that a cache belongs to this source and this V8 before using it; code
+ * code), bundle build and Node version; those of this Node for other builds are removed. V8 checks that a cache belongs to this source and this V8 before using it; code
  * read from there runs in this process, so only a private directory of this user is used.
  * HOTPATH_CODE_CACHE=off runs without it. Kept tiny and dependency-free: everything here runs on
  * every start.
@@ -34,25 +34,30 @@ function cacheDirectory(): string | null {
   }
 }
 
-/** Written once, atomically (another hotpath may start meanwhile); the caches of other builds go. */
-function save(dir: string, build: string, name: string, data: Buffer): void {
+/**
+ * Written once, atomically (another hotpath may start meanwhile); this Node's caches of other builds go
+ * (those of other Node versions stay: the tests and `node22 $(which hotpath)` alternate between them).
+ */
+function save(dir: string, runtime: string, build: string, name: string, data: Buffer): void {
   try {
     const tmp = path.join(dir, `.${name}.${process.pid}`);
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, path.join(dir, name));
-    for (const f of fs.readdirSync(dir)) if (f.startsWith(PREFIX) && !f.startsWith(build)) fs.rmSync(path.join(dir, f), { force: true });
+    for (const f of fs.readdirSync(dir)) if (f.startsWith(runtime) && !f.startsWith(build)) fs.rmSync(path.join(dir, f), { force: true });
   } catch { /* no cache this time; the next start compiles again */ }
 }
 
 function run(): void {
   const source = fs.readFileSync(BUNDLE, 'utf8');
   const dir = cacheDirectory();
+  let runtime = '';
   let build = '';
   let name = '';
   let cachedData: Buffer | undefined;
   if (dir) {
     const st = fs.statSync(BUNDLE);
-    build = `${PREFIX}${process.version}-${process.arch}-${st.size}-${Math.round(st.mtimeMs)}-`;
+    runtime = `${PREFIX}${process.version}-${process.arch}-`;
+    build = `${runtime}${st.size}-${Math.round(st.mtimeMs)}-`;
     const command = /^[a-z]{1,20}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
     name = `${build}${command}.bin`;
     try { cachedData = fs.readFileSync(path.join(dir, name)); } catch { /* first start of this build */ }
@@ -62,7 +67,7 @@ function run(): void {
   const script = new vm.Script(wrap(source), { filename: BUNDLE, ...(cachedData ? { cachedData } : {}), ...(dynamicImport ? { importModuleDynamically: dynamicImport } : {}) });
   if (dir && (!cachedData || script.cachedDataRejected)) {
     // At exit the cache holds what the command compiled, not only the top level.
-    process.once('exit', () => save(dir, build, name, script.createCachedData()));
+    process.once('exit', () => save(dir, runtime, build, name, script.createCachedData()));
   }
   const module = { exports: {}, filename: BUNDLE, id: BUNDLE, loaded: false };
   script.runInThisContext().call(module.exports, module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE));
