@@ -76,8 +76,10 @@ const MARKER_MIN_BOX_PX = 10;
  * From this many boxes of 2 px or less, they are written as pixels (one putImageData) instead of one
  * fillRect each: a software canvas spends ~1 µs per rectangle, and a zoomed-out flame chart of a large
  * profile has ~27,000 of them (25 ms a frame, against 5 ms as pixels — measured in headless Chromium).
+ * Below it the rectangles win: writing the whole canvas costs ~4 ms (the 240 MB flamegraph's ~2,500
+ * thin boxes, merged into runs, took 8.7 ms a redraw as rectangles against 11 ms as pixels).
  */
-const PIXEL_MODE_MIN_THIN_BOXES = 1500;
+const PIXEL_MODE_MIN_THIN_BOXES = 5000;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class FlameCanvas {

@@ -39,7 +39,7 @@ describe('flamegraph: thousands of thin boxes, drawn as pixels', function () {
     await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
     const boxes = await drawnBoxes(page);
     const thinDrawn = boxes.filter((b) => b.w <= 2);
-    assert.ok(thinDrawn.length >= 1500, `${thinDrawn.length} thin boxes: enough to be drawn as pixels`);
+    assert.ok(thinDrawn.length >= 5000, `${thinDrawn.length} thin boxes: enough to be drawn as pixels`);
     const canvasRect = await page.evaluate(() => { const r = document.querySelector('[data-pane="main"] canvas')!.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
     // Boxes whole on the canvas, with the row gap under them (a last row can be cut off at the bottom).
     const whole = (b: { y: number; h: number }) => b.y >= canvasRect.top && b.y + b.h + 1 <= canvasRect.bottom;
