@@ -6,7 +6,8 @@
 //
 // A suite is a CommonJS module exporting `async run({ log })` that returns a JSON-serialisable result.
 // Suites build what they need themselves (into bench/.build/) and keep temporary data under
-// os.tmpdir(). `node bench/run.js model` runs only the suites whose file name contains "model".
+// os.tmpdir(). `node bench/run.js model` runs only the suites whose file name contains "model" (or only
+// the suite of that exact name, when there is one).
 // A suite that exports `onlyWhenNamed: true` (the hours-long stats calibration) runs only when named.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -15,8 +16,11 @@ const path = require('node:path');
 async function main() {
   const filters = process.argv.slice(2);
   const dir = path.join(__dirname, 'suites');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort()
-    .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  const all = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort();
+  // A filter that names a suite exactly selects that suite alone (`overhead` is not also `v8-overhead`);
+  // any other filter selects every suite whose file name contains it.
+  const exact = new Set(filters.filter((x) => all.includes(`${x}.js`)));
+  const files = all.filter((f) => filters.length === 0 || exact.has(path.basename(f, '.js')) || filters.some((x) => !exact.has(x) && f.includes(x)));
   const cpus = os.cpus();
   const doc = {
     machine: {

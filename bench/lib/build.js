@@ -22,4 +22,17 @@ function bundle(entry, name) {
   return outfile;
 }
 
-module.exports = { bundle, ROOT };
+/**
+ * Bundles the pieces of the core a suite drives — `exports` maps a source path (relative to the repo
+ * root) to the names it re-exports — through a .js entry (the project's tsconfig type-checks the
+ * TypeScript under bench/), and loads the bundle.
+ */
+function bundleExports(name, exports) {
+  const entry = path.join(ROOT, 'bench/.build', `${name}-entry.js`);
+  require('node:fs').mkdirSync(path.dirname(entry), { recursive: true });
+  const lines = Object.entries(exports).map(([from, names]) => `export { ${names.join(', ')} } from ${JSON.stringify(path.join(ROOT, from))};`);
+  require('node:fs').writeFileSync(entry, `${lines.join('\n')}\n`);
+  return require(bundle(path.relative(ROOT, entry), name));
+}
+
+module.exports = { bundle, bundleExports, ROOT };

@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 /** Packages the extension; returns the .vsix path. Throws with vsce's output on failure. */
 function packageVsix({ out, quiet = false } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const missing = ['dist/extension.js', 'dist/engine.js', 'dist/cli.js', 'dist/hotpath-preload.js', 'dist/hotpath-startup-preload.js', 'dist/hotpath-bench-preload.js', 'dist/hotpath-timing-preload.js', 'dist/hotpath-guard.js', 'dist/profileWorker.js', 'dist/webview.js'].filter((f) => !fs.existsSync(path.join(ROOT, f)));
+  const missing = ['dist/extension.js', 'dist/engine.js', 'dist/cli.js', 'dist/hotpath-cli.js', 'dist/hotpath-preload.js', 'dist/hotpath-startup-preload.js', 'dist/hotpath-bench-preload.js', 'dist/hotpath-timing-preload.js', 'dist/hotpath-guard.js', 'dist/profileWorker.js', 'dist/webview.js'].filter((f) => !fs.existsSync(path.join(ROOT, f)));
   if (missing.length) throw new Error(`not built (run npm run build): ${missing.join(', ')} missing`);
   const file = path.resolve(out ?? path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`));
   const vsce = path.join(path.dirname(require.resolve('@vscode/vsce/package.json', { paths: [ROOT] })), 'vsce');

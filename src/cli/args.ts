@@ -104,7 +104,8 @@ Benchmarks (a tinybench file, or node:bench on Node 26.9+; run with the node run
   --save NAME | --baseline NAME   store this run as a baseline, or compare with a stored one
 
 Other options:
-  --sampling-interval US    CPU sampling interval in microseconds (default 1000; startup: 100)
+  --sampling-interval US    CPU sampling interval in microseconds (default: from the measured load's
+                            length, ~5,000 samples, 2000 for 10 s, never under 1000; script 1000; startup 100)
   --limit N                 hotspots and lines to show (default 15)
   --no-workers              do not profile worker threads
   --no-v8                   do not collect V8's signals (tier, deopts, inlining) in the profile run
@@ -167,7 +168,8 @@ export interface CliArgs {
   env: Record<string, string>;
   cwd: string;
   readyTimeoutMs: number;
-  samplingIntervalMicros: number;
+  /** Unset: the workflow chooses (profile: from the measured window's length; script: 1000 µs). */
+  samplingIntervalMicros: number | undefined;
   limit: number;
   workers: boolean;
   /** Collect V8's signals in profile runs (off with --no-v8). */
@@ -422,7 +424,8 @@ export function parseCli(givenArgv: string[]): CliArgs {
     subcommand, command, files, load, port: port ?? urlPort, env,
     cwd: path.resolve(values.cwd ?? process.cwd()),
     readyTimeoutMs: (positiveSeconds('--ready-timeout', values['ready-timeout']) ?? 30) * 1000,
-    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? (subcommand === 'startup' ? 100 : 1000),
+    // Unset for profile: chosen from the measured window's length (every 2000 µs for the default 10 s).
+    samplingIntervalMicros: positiveInt('--sampling-interval', values['sampling-interval'], 10) ?? (subcommand === 'startup' ? 100 : undefined),
     limit: positiveInt('--limit', values.limit) ?? 15,
     workers: !values['no-workers'],
     v8: !values['no-v8'],

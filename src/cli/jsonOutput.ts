@@ -11,7 +11,6 @@ import type { BenchResult } from '../core/workflow/bench';
 import type { BenchTask } from '../core/bench/aggregate';
 import type { V8FunctionSignals } from '../core/v8/types';
 import type { CompareResult } from '../core/workflow/compare';
-import { compareJson } from './compareOutput';
 
 import type { LeakResult, LeakSummary } from '../core/workflow/leakCheck';
 
@@ -179,7 +178,8 @@ export function toJson(result: AnyResult): object {
         ...(result.leak ? { leak: leakJson(result.leak), leakComparison: result.leakComparison ?? null } : {}), ...leakCrashError(result.leak), profilePath: null, ...analysis,
       };
     case 'compare':
-      return compareJson(result, null);
+      // Required here: the comparison's renderers (and the statistics under them) only for a comparison.
+      return (require('./compareOutput') as typeof import('./compareOutput')).compareJson(result, null);
     case 'startup-compare':
       return { version: 1, command: 'startup', warnings: result.warnings, sides: result.sides, comparison: { ...comparisonJson(result.comparison), pairs: result.comparison.pairs, summary: result.comparison.summary }, hotspots: [], lines: [], packages: [] };
     case 'startup-bisect':

@@ -3,42 +3,17 @@ import { CancellationTokenSource } from '../core/common/cancellation';
 import { errorMessage, ErrorCode, HotpathError, isHotpathError } from '../core/common/errors';
 import type { Logger } from '../core/common/logger';
 import { baselineNameFromCommand } from '../core/stats/baselineStore';
-import { establishBaseline, verifyAgainstBaseline } from '../core/workflow/baseline';
-import { profileScript } from '../core/workflow/profileScript';
-import { profileAttached } from '../core/workflow/profileAttached';
-import { profileWithLoad } from '../core/workflow/profileWithLoad';
-import { reportProfile } from '../core/workflow/report';
-import { measureStartup } from '../core/workflow/startup';
-import { runStartupVariants } from '../core/workflow/startupCompare';
-import { runBench } from '../core/workflow/bench';
-import { renderBench } from './benchOutput';
-import { renderStartup, renderStartupVariants } from './startupOutput';
 import { type CliArgs, parseCli, USAGE } from './args';
 import { EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exitCodes';
-import { renderBaseline, renderProfile, renderVerify } from './humanOutput';
-import { renderLeak } from './memoryOutput';
-import { type AnyResult, errorJson, toJson } from './jsonOutput';
+import type { AnyResult } from './jsonOutput';
 import { ProgressView } from './progressBar';
 import { displayPath } from './format';
-import { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writePayloadReport, writeThreadsFlameReport } from './htmlReport';
-import { compareJson, renderCompare } from './compareOutput';
-import { compareCommandFor } from './compareHint';
-import { compareVariants } from '../core/workflow/compare';
 import { addBlockingLane } from '../core/loop/flameLane';
-import { allocationFlamePayload } from '../core/memory/flame';
 import type { ProfileResult } from '../core/workflow/profileWithLoad';
 import { checksBeforeRun, type BeforeRunInput } from '../core/workflow/preflight';
-import { renderChecks } from './humanOutput';
 import { logText, terminalJson, terminalText } from '../shared/text/safe';
 import { runEmergencyStops } from '../core/common/emergency';
-import { checkForLeaks } from '../core/workflow/leakCheck';
-import { readLoadFile } from '../core/load/loadFile';
 import type { LoadOptionsInput } from '../core/load/options';
-import { buildReport, renderMarkdown, renderSectionsTerminal, renderTerminal } from '../core/report';
-import { pprofWrittenSection } from '../core/report/production';
-import { exportRecordedProfiles } from './pprofExport';
-import { reportExtrasJson } from './pprofJson';
-import { ciOutputs } from './ciOutput';
 
 /**
  * chrome-remote-interface (the inspector client) parses the inspector's URL with url.parse(), which
@@ -71,6 +46,7 @@ function stderrLogger(verbose: boolean): Logger {
 /** The load options with the routes of --load-file (after any --request). */
 async function loadWithFile(args: CliArgs): Promise<LoadOptionsInput> {
   if (!args.loadFile) return args.load;
+  const { readLoadFile } = require('../core/load/loadFile') as typeof import('../core/load/loadFile');
   const routes = await readLoadFile(args.loadFile);
   return { ...args.load, routes: [...(args.load.routes ?? []), ...routes] };
 }
@@ -83,39 +59,54 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
   const name = args.name ?? baselineNameFromCommand(args.command);
   const target = { command: args.command, cwd: args.cwd, env: args.env, port: args.port, readyTimeoutMs: args.readyTimeoutMs };
   switch (args.subcommand) {
-    case 'report':
+    case 'report': {
+      const { reportProfile } = require('../core/workflow/report') as typeof import('../core/workflow/report');
       // With --diff the text report is the newer profile's; the HTML compares both.
       return reportProfile(path.resolve(args.files[args.diff ? 1 : 0]), {
         limit: args.limit, attribution: args.attribution, diffWith: args.diff ? args.files[0] : undefined, token: cts.token, cwd: args.cwd, pprofOut: args.pprof.out || undefined,
         read: { sampleType: args.pprof.sampleType, labels: args.pprof.labels, pathMap: { roots: [args.cwd], mappings: args.pprof.mappings } },
       });
+    }
     case 'profile':
       if (args.attach) {
+        const { profileAttached } = require('../core/workflow/profileAttached') as typeof import('../core/workflow/profileAttached');
         return profileAttached({ attach: args.attach, load: args.load, port: args.port, cwd: args.cwd, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name: args.name ?? 'attached', workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
       }
       if (args.script) {
+        const { profileScript } = require('../core/workflow/profileScript') as typeof import('../core/workflow/profileScript');
         return profileScript({ command: args.command, cwd: args.cwd, env: args.env, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, timeoutMs: args.timeoutMs, v8: args.v8 }, deps);
       }
+      const { profileWithLoad } = require('../core/workflow/profileWithLoad') as typeof import('../core/workflow/profileWithLoad');
       return profileWithLoad({ ...target, load: args.load, samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, workers: args.workers, limit: args.limit, v8: args.v8, ...memory }, deps);
-    case 'baseline':
+    case 'baseline': {
+      const { establishBaseline } = require('../core/workflow/baseline') as typeof import('../core/workflow/baseline');
       return establishBaseline({ ...target, load: args.load, runs: args.runs ?? 3, name, ...(args.leak ? { leak: leakOptions ?? true } : {}) }, deps);
-    case 'verify':
+    }
+    case 'verify': {
+      const { verifyAgainstBaseline } = require('../core/workflow/baseline') as typeof import('../core/workflow/baseline');
       return verifyAgainstBaseline({ ...target, load: args.load, runs: args.runs, name, alpha: args.alpha, ...(args.leak === false ? { leak: false } : leakOptions ? { leak: leakOptions } : {}) }, deps);
-    case 'leak':
+    }
+    case 'leak': {
+      const { checkForLeaks } = require('../core/workflow/leakCheck') as typeof import('../core/workflow/leakCheck');
       return checkForLeaks({ ...target, load: args.load, name, outDir: args.out, limit: args.limit, ...(leakOptions ?? {}) }, deps);
-    case 'compare':
+    }
+    case 'compare': {
+      const { compareVariants } = require('../core/workflow/compare') as typeof import('../core/workflow/compare');
       return compareVariants({
         ...target, sides: args.compare!.sides, mode: args.script ? 'script' : 'http', load: args.load, timeoutMs: args.timeoutMs,
         interleave: args.compare!.interleave, prepare: args.compare!.prepare, profile: args.compare!.profile, allowSameSides: args.compare!.allowSameSides,
         samplingIntervalMicros: args.samplingIntervalMicros, outDir: args.out, name, v8: args.v8,
       }, deps);
+    }
     case 'startup': {
       const s = args.startup!;
       if (s.variants) {
         const { pairs, ...variants } = s.variants;
+        const { runStartupVariants } = require('../core/workflow/startupCompare') as typeof import('../core/workflow/startupCompare');
         const interleave = { ...(pairs ? { fixedPairs: pairs } : {}), ...(args.alpha !== undefined ? { alpha: args.alpha } : {}) };
         return runStartupVariants({ command: args.command, cwd: args.cwd, env: args.env, ...variants, options: { until: s.until, timeoutMs: args.timeoutMs, ...(Object.keys(interleave).length ? { interleave } : {}) } }, deps);
       }
+      const { measureStartup } = require('../core/workflow/startup') as typeof import('../core/workflow/startup');
       return measureStartup({
         command: args.command, cwd: args.cwd, env: args.env, until: s.until, runs: args.runs, warmup: s.warmup, profileRuns: s.profileRuns,
         samplingIntervalMicros: args.samplingIntervalMicros, modules: s.modules, tryCompileCache: s.compileCache, timeoutMs: args.timeoutMs,
@@ -124,6 +115,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
     }
     case 'bench': {
       const b = args.bench!;
+      const { runBench } = require('../core/workflow/bench') as typeof import('../core/workflow/bench');
       // The file runs on the node that runs Hotpath (`node $(which hotpath) bench …` picks another).
       return runBench({ file: args.files[0], cwd: args.cwd, node: process.execPath, env: args.env, runs: args.runs, v8: args.v8, timeoutMs: args.timeoutMs, ...b }, deps);
     }
@@ -135,6 +127,7 @@ async function run(args: CliArgs, cts: CancellationTokenSource, progress: Progre
  * `profile` writes one next to the saved profile (a failure there is only a warning).
  */
 async function writeFlamegraph(args: CliArgs, result: AnyResult): Promise<string | null> {
+  const { htmlPathFor, writeCompareReport, writeDiffReport, writeFlameReport, writeThreadsFlameReport } = require('./htmlReport') as typeof import('./htmlReport');
   if (result.kind === 'report') {
     if (!args.html) return null;
     // The text report already built the (newer) profile's model: draw from it, don't parse again.
@@ -172,23 +165,29 @@ async function writeAllocationFlamegraph(result: ProfileResult): Promise<void> {
   const model = result.memoryExtras?.allocationModel;
   const file = result.memory?.allocations?.heapProfilePath;
   if (!model || !file) return;
+  const { allocationFlamePayload } = require('../core/memory/flame') as typeof import('../core/memory/flame');
   const payload = allocationFlamePayload(model, { title: `${path.basename(file)} (allocations)`, requests: result.load.requests.total, attribution: result.memoryExtras?.allocationAttribution });
+  const { writePayloadReport } = require('./htmlReport') as typeof import('./htmlReport');
   result.memory!.allocations!.flamegraphPath = await writePayloadReport(payload, `${file}.html`);
 }
 
 function render(result: AnyResult, args: CliArgs, flamegraphPath: string | null): string {
   const cwd = args.cwd;
   const flameLine = flamegraphPath ? `Flamegraph: ${displayPath(flamegraphPath, cwd)} (open it in a browser)\n` : '';
+  const { renderBaseline, renderProfile, renderReport, renderVerify } = require('./humanOutput') as typeof import('./humanOutput');
   switch (result.kind) {
     case 'profile': case 'script': return renderProfile(result, cwd) + flameLine;
-    case 'report': return renderTerminal(buildReport(result, { cwd, flamegraphPath }), { cwd });
+    case 'report': {
+      const { buildReport, renderTerminal } = require('../core/report') as typeof import('../core/report');
+      return renderTerminal(buildReport(result, { cwd, flamegraphPath }), { cwd });
+    }
     case 'baseline': return renderBaseline(result, cwd);
-    case 'verify': return renderVerify(result, result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
-    case 'compare': return renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
-    case 'startup': return renderStartup(result, cwd) + flameLine;
-    case 'bench': return renderBench(result, cwd);
-    case 'startup-compare': case 'startup-bisect': return renderStartupVariants(result);
-    case 'leak': return renderLeak(result, cwd);
+    case 'verify': return renderVerify(result, result.interleavedCompare ? (require('./compareHint') as typeof import('./compareHint')).compareCommandFor(args.argv, result.interleavedCompare.base) : undefined);
+    case 'compare': return (require('./compareOutput') as typeof import('./compareOutput')).renderCompare(result, cwd, { diffHtmlPath: flamegraphPath, limit: args.limit });
+    case 'startup': return (require('./startupOutput') as typeof import('./startupOutput')).renderStartup(result, cwd) + flameLine;
+    case 'bench': return (require('./benchOutput') as typeof import('./benchOutput')).renderBench(result, cwd);
+    case 'startup-compare': case 'startup-bisect': return (require('./startupOutput') as typeof import('./startupOutput')).renderStartupVariants(result);
+    case 'leak': return (require('./memoryOutput') as typeof import('./memoryOutput')).renderLeak(result, cwd);
   }
 }
 
@@ -232,23 +231,34 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGHUP', onSignal);
   const progress = new ProgressView(process.stderr, !args.json || Boolean(process.stderr.isTTY));
   // The production-parity checklist, before the run (it is printed again with the result, after it).
-  if (!args.json && args.subcommand === 'profile') process.stderr.write(renderChecks('Checks before the run', checksBeforeRun(beforeRunInput(args))));
+  if (!args.json && args.subcommand === 'profile') process.stderr.write((require('./humanOutput') as typeof import('./humanOutput')).renderChecks('Checks before the run', checksBeforeRun(beforeRunInput(args))));
   try {
     const result = await run(args, cts, progress);
     const flamegraphPath = await writeFlamegraph(args, result);
-    const pprofWritten = args.pprof.out !== undefined && result.kind !== 'report' ? await exportRecordedProfiles(result, args.pprof.out || undefined, args.cwd) : [];
+    const pprofWritten = args.pprof.out !== undefined && result.kind !== 'report'
+      ? await (require('./pprofExport') as typeof import('./pprofExport')).exportRecordedProfiles(result, args.pprof.out || undefined, args.cwd) : [];
     progress.stop();
-    const json = { ...(result.kind === 'compare' ? compareJson(result, flamegraphPath) : flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result)), ...reportExtrasJson(result, pprofWritten) };
+    // Only the output asked for is built, each one's renderers loaded when used (CLI start: README's Benchmarks).
+    const json = () => {
+      const { reportExtrasJson } = require('./pprofJson') as typeof import('./pprofJson');
+      if (result.kind === 'compare') return { ...(require('./compareOutput') as typeof import('./compareOutput')).compareJson(result, flamegraphPath), ...reportExtrasJson(result, pprofWritten) };
+      const { toJson } = require('./jsonOutput') as typeof import('./jsonOutput');
+      return { ...(flamegraphPath ? { ...toJson(result), flamegraphPath } : toJson(result)), ...reportExtrasJson(result, pprofWritten) };
+    };
+    const text = () => {
+      const { buildReport, renderMarkdown, renderSectionsTerminal } = require('../core/report') as typeof import('../core/report');
+      if (args.md) return renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit, pprofWritten }), { cwd: args.cwd });
+      // What --pprof wrote is the model's last section (a report's own export is in its model already).
+      const written = pprofWritten.length ? (require('../core/report/production') as typeof import('../core/report/production')).pprofWrittenSection(pprofWritten) : undefined;
+      return render(result, args, flamegraphPath) + (written ? renderSectionsTerminal([written], { cwd: args.cwd }) : '');
+    };
     // Every piece of profile text was made safe where it was placed; this pass is the terminal's last line of defence.
-    // What --pprof wrote is the model's last section (a report's own export is in its model already).
-    const written = pprofWrittenSection(pprofWritten);
-    const text = args.md
-      ? renderMarkdown(buildReport(result, { cwd: args.cwd, flamegraphPath, limit: args.limit, pprofWritten }), { cwd: args.cwd })
-      : render(result, args, flamegraphPath) + (written ? renderSectionsTerminal([written], { cwd: args.cwd }) : '');
-    process.stdout.write(args.json ? terminalJson(json) + '\n' : terminalText(text, true));
+    process.stdout.write(args.json ? terminalJson(json()) + '\n' : terminalText(text(), true));
     // The CI gate (exit 0/3/4 by the policy), --md FILE, and under GitHub Actions the job summary,
     // outputs and annotations (workflow commands: after the report; on stderr beside a JSON document).
-    const ci = await ciOutputs(result, args, { flamegraphPath, compareCommand: result.kind === 'verify' && result.interleavedCompare ? compareCommandFor(args.argv, result.interleavedCompare.base) : undefined });
+    const { ciOutputs } = require('./ciOutput') as typeof import('./ciOutput');
+    const compareCommand = result.kind === 'verify' && result.interleavedCompare ? (require('./compareHint') as typeof import('./compareHint')).compareCommandFor(args.argv, result.interleavedCompare.base) : undefined;
+    const ci = await ciOutputs(result, args, { flamegraphPath, compareCommand });
     if (ci.commands.length) (args.json ? process.stderr : process.stdout).write(ci.commands.map((c) => `${c}\n`).join(''));
     // A leak check the app did not survive failed, whatever else the run found; what it measured was printed above.
     const leakCrash = (result.kind === 'leak' || result.kind === 'baseline' || result.kind === 'verify') && result.leak?.crash;
@@ -257,7 +267,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     progress.stop();
     const error = isHotpathError(err) ? err : new HotpathError(ErrorCode.LoadFailed, `Unexpected error: ${err instanceof Error ? err.stack : String(err)}`);
-    if (args.json) process.stdout.write(terminalJson(errorJson(error)) + '\n');
+    if (args.json) process.stdout.write(terminalJson((require('./jsonOutput') as typeof import('./jsonOutput')).errorJson(error)) + '\n');
     process.stderr.write(`hotpath: ${terminalText(error.message, true)}\n`);
     if (isHotpathError(err, ErrorCode.Cancelled)) return EXIT_CANCELLED;
     return isHotpathError(err, ErrorCode.InvalidOption) ? EXIT_USAGE : EXIT_FAILED;

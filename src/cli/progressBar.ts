@@ -1,4 +1,4 @@
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { WorkflowProgress } from '../core/workflow/progress';
 import { terminalText } from '../shared/text/safe';
 
@@ -18,6 +18,8 @@ export class ProgressView {
     const p = { ...progress, message: terminalText(progress.message) };
     if (this.stream.isTTY) {
       if (!this.bar) {
+        // Required here, on a terminal only: CI logs and --json never load it.
+        const { SingleBar } = require('cli-progress') as typeof import('cli-progress');
         this.bar = new SingleBar({ stream: this.stream, format: ' {bar} {percentage}% | {message}', barsize: 24, hideCursor: true, clearOnComplete: true, fps: 8 });
         this.bar.start(100, 0, { message: p.message });
       }

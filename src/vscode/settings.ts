@@ -5,7 +5,8 @@ import type { TargetSpec } from './targets/targetSpec';
 export interface RunSettings {
   load: LoadOptionsInput;
   runs: number;
-  samplingIntervalMicros: number;
+  /** Unset: chosen from the run's length (hotpath.profile.samplingIntervalMicros = 0, the default). */
+  samplingIntervalMicros?: number;
   /** hotpath.profile.memory: sample allocations every this many bytes; undefined when off. */
   memoryIntervalBytes?: number;
   blockThresholdMs?: number;
@@ -17,6 +18,11 @@ export interface RunSettings {
 function explicitly<T>(config: vscode.WorkspaceConfiguration, key: string): T | undefined {
   const i = config.inspect<T>(key);
   return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
+
+/** hotpath.profile.samplingIntervalMicros: 0 (the default) leaves the choice to the run; V8 takes no less than 50 µs here. */
+function samplingInterval(value: number | undefined): { samplingIntervalMicros?: number } {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? { samplingIntervalMicros: Math.max(50, Math.round(value)) } : {};
 }
 
 /** The hotpath.* settings for a folder, with a target's own path/method/headers/body on top. */
@@ -40,7 +46,7 @@ export function runSettings(scope: vscode.Uri | undefined, target?: Pick<TargetS
   return {
     load: input,
     runs: vscode.workspace.getConfiguration('hotpath.baseline', scope).get<number>('runs') ?? 3,
-    samplingIntervalMicros: profile.get<number>('samplingIntervalMicros') ?? 1000,
+    ...samplingInterval(profile.get<number>('samplingIntervalMicros')),
     ...(profile.get<boolean>('memory') ? { memoryIntervalBytes: profile.get<number>('memoryIntervalBytes') ?? 32768 } : {}),
     blockThresholdMs: profile.get<number>('blockThresholdMs') ?? 20,
     leak: { rungRequests: leak.get<number>('rungRequests') ?? 2000, idleSeconds: leak.get<number>('idleSeconds') ?? 5 },

@@ -564,7 +564,8 @@ export class App {
     const y = clientY + 16 + th > window.innerHeight ? Math.max(0, clientY - 12 - th) : clientY + 16;
     this.tooltip.style.left = `${x}px`;
     this.tooltip.style.top = `${y}px`;
-    pane.canvas.canvas.setAttribute('aria-describedby', 'hp-tooltip');
+    // Written once: a write to the canvas element, even of the same value, makes the browser re-upload its bitmap.
+    if (pane.canvas.canvas.getAttribute('aria-describedby') !== 'hp-tooltip') pane.canvas.canvas.setAttribute('aria-describedby', 'hp-tooltip');
   }
 
   private hideTooltip(): void {
@@ -635,7 +636,8 @@ export class App {
       }
       if (box >= 0) this.showTooltip(pane, box, e.clientX, e.clientY);
       else this.hideTooltip();
-      canvas.style.cursor = box >= 0 ? 'pointer' : 'default';
+      const cursor = box >= 0 ? 'pointer' : 'default';
+      if (canvas.style.cursor !== cursor) canvas.style.cursor = cursor;
       const now = performance.now();
       this.metrics.push({ reason: 'hover', renderMs: now - started, sinceEventMs: now - e.timeStamp });
     });
@@ -855,17 +857,17 @@ export class App {
     if (!pane || !this.data) return [];
     const c = pane.canvas.contentValue!;
     const r = pane.canvas.canvas.getBoundingClientRect();
-    return pane.canvas.drawnBoxes().map((b) => {
-      const frame = c.boxes.frame[b];
+    // One pass over the drawn boxes (a flame chart draws tens of thousands).
+    return pane.canvas.drawnRects().map((rect) => {
+      const frame = c.boxes.frame[rect.box];
       const f = pane.tree.func[frame];
-      const rect = pane.canvas.rectOf(b)!;
       return {
         name: this.data!.name(f), file: this.data!.file(f), line: this.data!.line(f), frame,
         x: r.left + rect.x, y: r.top + rect.y, w: rect.w, h: rect.h,
         matched: this.matches ? this.matches[f] === 1 : false,
         bucket: c.painter.bucketOf(frame),
-        marked: pane.canvas.isMarked(b),
-        inlined: pane.canvas.isInlined(b),
+        marked: rect.marked,
+        inlined: rect.inlined,
       };
     });
   }

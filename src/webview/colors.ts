@@ -111,6 +111,17 @@ function heatFill(level: number, theme: Theme): string {
   const l = level / (HEAT_LEVELS - 1);
   return isDark(theme) ? hsl(55 - 55 * l, 55 + 35 * l, 27 + 17 * l) : hsl(55 - 55 * l, 65 + 30 * l, 85 - 32 * l);
 }
+/** The largest self time of a frame that can be hot, per tree: every zoom repaints, the tree stays. */
+const heatMaxCache = new WeakMap<FrameTree, number>();
+function heatMax(tree: FrameTree, cat: ArrayLike<number>): number {
+  let max = heatMaxCache.get(tree);
+  if (max === undefined) {
+    max = 0;
+    for (let i = 0; i < tree.count; i++) if (!QUIET.has(cat[tree.func[i]]) && tree.selfUs[i] > max) max = tree.selfUs[i];
+    heatMaxCache.set(tree, max);
+  }
+  return max;
+}
 registerColorMode({
   id: 'heat',
   label: 'Heat (self time)',
@@ -129,8 +140,7 @@ registerColorMode({
         bucketOf: (frame) => (whole > 0 ? 1 + Math.min(HEAT_LEVELS - 1, Math.round((tree.totalUs[frame] / whole) * (HEAT_LEVELS - 1))) : 0),
       };
     }
-    let max = 0;
-    for (let i = 0; i < tree.count; i++) if (!QUIET.has(cat[tree.func[i]]) && tree.selfUs[i] > max) max = tree.selfUs[i];
+    const max = heatMax(tree, cat);
     const fills = [neutral(theme)];
     for (let k = 0; k < HEAT_LEVELS; k++) fills.push(heatFill(k, theme));
     return {

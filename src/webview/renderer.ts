@@ -1,8 +1,14 @@
 /**
  * One canvas of boxes: HiDPI-aware, virtual vertical scrolling, boxes batched by colour, labels
- * truncated with an ellipsis from cached text widths, and a separate overlay canvas for hover/selection
- * outlines so a hover never redraws the boxes. Knows nothing about profiles: a box is a frame id, a row
- * and an x-range in domain units (µs); colours come from a Painter, labels from a callback.
+ * truncated with an ellipsis from cached text widths, and hover/selection outlines as two small
+ * positioned elements above it, so a hover never redraws the boxes. Knows nothing about profiles: a box
+ * is a frame id, a row and an x-range in domain units (µs); colours come from a Painter, labels from a
+ * callback.
+ *
+ * Why elements and not an overlay canvas (as before): a changed canvas is uploaded and composited whole
+ * on the next frame — a pane-sized overlay at 1600×900 css pixels on a 2× display is 3200×1800 pixels,
+ * 9–12 ms of the browser's CPU per hover without a GPU (Chromium's trace in the browser bench,
+ * `npm run bench -- flame`); two outline elements cost it the rectangles they cover.
  */
 import type { Painter } from './colors';
 import type { Theme } from './theme';
@@ -70,12 +76,24 @@ export const MARKER_PX = 7;
 const MARKER_MIN_BOX_PX = 10;
 /** The inlined bar: this many css pixels wide on a box's left edge, the full row high. */
 export const INLINED_BAR_PX = 3;
+/**
+ * From this many boxes of 2 px or less, they are written as pixels (one putImageData) instead of one
+ * fillRect each: a software canvas spends ~1 µs per rectangle, and a zoomed-out flame chart of a large
+ * profile has ~27,000 of them (25 ms a frame, against 5 ms as pixels — measured in headless Chromium).
+ * Below it the rectangles win: writing the whole canvas costs ~4 ms (the 240 MB flamegraph's ~2,500
+ * thin boxes, merged into runs, took 8.7 ms a redraw as rectangles against 11 ms as pixels).
+ */
+const PIXEL_MODE_MIN_THIN_BOXES = 5000;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class FlameCanvas {
   readonly canvas: HTMLCanvasElement;
-  readonly overlay: HTMLCanvasElement;
+  /** The hovered box's outline and the selected box's (hidden when none). */
+  private readonly hoverOutline: HTMLElement;
+  private readonly selectedOutline: HTMLElement;
+  /** What each outline shows now ('' hidden), so an unchanged outline is not written again. */
+  private readonly placed = new Map<HTMLElement, string>();
   private readonly ctx: CanvasRenderingContext2D;
-  private readonly octx: CanvasRenderingContext2D;
   private content: Content | null = null;
   private theme: Theme;
   private widthCss = 0;
@@ -93,13 +111,15 @@ export class FlameCanvas {
   private marked = new Uint8Array(0);
   /** Per drawn box: 1 when it carries the inlined bar. */
   private inlinedBox = new Uint8Array(0);
+  /** The canvas's pixels, for drawing many thin boxes at once (allocated when first needed). */
+  private pixels: ImageData | null = null;
+  /** CSS colour → its pixel value (RGBA as one little-endian 32-bit word), as the canvas fills it. */
+  private readonly colorWords = new Map<string, number>();
   private readonly textWidths = new Map<string, number>();
   private fontKey = '';
   private ellipsisWidth = 0;
   /** Advance of one character when the font is monospaced (0 otherwise): ASCII labels skip measureText. */
   private monoWidth = 0;
-  /** Whether the overlay holds an outline (a blank overlay needs no clearing). */
-  private overlayDirty = false;
   lastRenderMs = 0;
 
   constructor(readonly pane: HTMLElement, theme: Theme, label: string) {
@@ -109,12 +129,17 @@ export class FlameCanvas {
     this.canvas.setAttribute('role', 'application');
     this.canvas.setAttribute('aria-roledescription', 'flamegraph');
     this.canvas.setAttribute('aria-label', `${label}. Arrow keys move between frames, Enter zooms, Escape zooms out, O opens the source.`);
-    this.overlay = document.createElement('canvas');
-    this.overlay.className = 'hp-overlay';
-    this.overlay.setAttribute('aria-hidden', 'true');
-    pane.append(this.canvas, this.overlay);
+    const outline = (kind: string) => {
+      const el = document.createElement('div');
+      el.className = `hp-outline ${kind}`;
+      el.setAttribute('aria-hidden', 'true');
+      el.hidden = true;
+      return el;
+    };
+    this.hoverOutline = outline('hp-outline-hover');
+    this.selectedOutline = outline('hp-outline-selected');
+    pane.append(this.canvas, this.selectedOutline, this.hoverOutline);
     this.ctx = this.canvas.getContext('2d', { alpha: false })!;
-    this.octx = this.overlay.getContext('2d')!;
   }
 
   setTheme(theme: Theme): void {
@@ -141,11 +166,8 @@ export class FlameCanvas {
     this.widthCss = w;
     this.heightCss = hgt;
     this.dpr = dpr;
-    for (const c of [this.canvas, this.overlay]) {
-      c.width = Math.max(1, Math.round(w * dpr));
-      c.height = Math.max(1, Math.round(hgt * dpr));
-    }
-    this.overlayDirty = false; // resizing clears a canvas
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(hgt * dpr));
     this.clampScroll();
     return true;
   }
@@ -213,7 +235,12 @@ export class FlameCanvas {
     // Pass 1: visible boxes at least a pixel wide, with their bucket (counting sort by colour).
     const bucketOf = new Int32Array(boxes.count);
     const perBucket = new Int32Array(dimBucket + 2);
+    // Edges on whole device pixels: the browser then fills a box without anti-aliasing its edges, which
+    // was most of a zoom's frame on a large profile (Chromium's trace of the browser bench: SkCanvas::drawRect).
+    const dpr = this.dpr;
+    const snap = (v: number) => Math.round(v * dpr) / dpr;
     let n = 0;
+    let thin = 0;
     for (let b = 0; b < boxes.count; b++) {
       let x0 = (boxes.x0[b] - c.t0) * scale;
       let x1 = (boxes.x1[b] - c.t0) * scale;
@@ -221,7 +248,9 @@ export class FlameCanvas {
       if (x0 < 0) x0 = 0;
       if (x1 > w) x1 = w;
       if (x1 - x0 < 1) continue;
-      const y = this.rowY(boxes.row[b]);
+      x0 = snap(x0);
+      x1 = Math.max(x0 + 1 / dpr, snap(x1));
+      const y = snap(this.rowY(boxes.row[b]));
       if (y + ROW_HEIGHT <= 0 || y >= hgt) continue;
       const f = boxes.frame[b];
       const bucket = c.dimmed && c.dimmed(f) ? dimBucket : painter.bucketOf(f);
@@ -231,6 +260,7 @@ export class FlameCanvas {
       this.drawnY[n] = y;
       bucketOf[n] = bucket;
       perBucket[bucket + 1]++;
+      if (x1 - x0 <= 2) thin++;
       n++;
     }
     this.drawnCount = n;
@@ -239,18 +269,40 @@ export class FlameCanvas {
     const fill = perBucket.slice();
     for (let k = 0; k < n; k++) order[fill[bucketOf[k]]++] = k;
 
-    // Pass 2: fills, one fillStyle per bucket; a 1 px gap separates neighbours.
+    // Pass 2: fills, one fillStyle per bucket; a 1 px gap separates neighbours. Boxes of 2 px or less
+    // have no gap, so a run of them side by side in one colour is one rectangle: thousands fewer
+    // for the browser to fill on a large profile, the same pixels.
     const dimFill = theme.scheme === 'dark' || theme.scheme === 'hc' ? 'hsl(0 0% 22%)' : 'hsl(0 0% 92%)';
+    const thinAsPixels = thin >= PIXEL_MODE_MIN_THIN_BOXES && LITTLE_ENDIAN && this.paintThinBoxes(order, perBucket, (bucket) => (bucket === dimBucket ? dimFill : fills[bucket]));
     for (let bucket = 0; bucket <= dimBucket; bucket++) {
       const from = perBucket[bucket];
       const to = perBucket[bucket + 1];
       if (from === to) continue;
       ctx.fillStyle = bucket === dimBucket ? dimFill : fills[bucket];
+      let runX = 0;
+      let runEnd = -1;
+      let runY = 0;
       for (let k = from; k < to; k++) {
         const d = order[k];
         const bw = this.drawnW[d];
-        ctx.fillRect(this.drawnX[d], this.drawnY[d], bw > 2 ? bw - 1 : bw, ROW_HEIGHT - 1);
+        const x = this.drawnX[d];
+        const y = this.drawnY[d];
+        if (bw <= 2 && y === runY && x === runEnd) {
+          runEnd = x + bw;
+          continue;
+        }
+        if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
+        runEnd = -1;
+        if (bw <= 2 && thinAsPixels) continue;
+        if (bw <= 2) {
+          runX = x;
+          runY = y;
+          runEnd = x + bw;
+        } else {
+          ctx.fillRect(x, y, bw - 1, ROW_HEIGHT - 1);
+        }
       }
+      if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
     }
     if (theme.boxBorder) {
       ctx.strokeStyle = theme.boxBorder;
@@ -331,6 +383,68 @@ export class FlameCanvas {
     this.lastRenderMs = performance.now() - started;
   }
 
+  /**
+   * The background and every box of 2 px or less, written into the canvas's pixels and put at once (the
+   * wider boxes, markers and labels are drawn over them as usual). Edges are on whole device pixels
+   * (pass 1), so the pixels are the ones fillRect would have filled. False when a colour cannot be read.
+   */
+  private paintThinBoxes(order: Int32Array, perBucket: Int32Array, colorOf: (bucket: number) => string): boolean {
+    const W = this.canvas.width;
+    const H = this.canvas.height;
+    if (!this.pixels || this.pixels.width !== W || this.pixels.height !== H) this.pixels = this.ctx.createImageData(W, H);
+    const background = this.colorWord(this.theme.background);
+    if (background === null) return false;
+    const px = new Uint32Array(this.pixels.data.buffer);
+    px.fill(background);
+    const dpr = this.dpr;
+    const rowPx = Math.round((ROW_HEIGHT - 1) * dpr);
+    for (let bucket = 0; bucket + 1 < perBucket.length; bucket++) {
+      const from = perBucket[bucket];
+      const to = perBucket[bucket + 1];
+      if (from === to) continue;
+      const word = this.colorWord(colorOf(bucket));
+      if (word === null) return false;
+      for (let k = from; k < to; k++) {
+        const d = order[k];
+        if (this.drawnW[d] > 2) continue;
+        const x0 = Math.max(0, Math.round(this.drawnX[d] * dpr));
+        const x1 = Math.min(W, Math.round((this.drawnX[d] + this.drawnW[d]) * dpr));
+        const y0 = Math.max(0, Math.round(this.drawnY[d] * dpr));
+        const y1 = Math.min(H, Math.round(this.drawnY[d] * dpr) + rowPx);
+        const width = x1 - x0;
+        // Plain stores: a box is a few pixels wide, where a fill() call per row would cost more than its pixels.
+        for (let o = y0 * W + x0, end = y1 * W + x0; o < end; o += W) for (let i = 0; i < width; i++) px[o + i] = word;
+      }
+    }
+    this.ctx.putImageData(this.pixels, 0, 0);
+    return true;
+  }
+
+  /**
+   * A CSS colour's pixel as this canvas stores it — filled over the theme's background on an opaque 1×1
+   * canvas and read back, once — or null if unreadable.
+   */
+  private colorWord(color: string): number | null {
+    const key = `${this.theme.background} ${color}`;
+    let word = this.colorWords.get(key);
+    if (word === undefined) {
+      const probe = document.createElement('canvas');
+      probe.width = 1;
+      probe.height = 1;
+      const p = probe.getContext('2d', { alpha: false, willReadFrequently: true });
+      if (!p) return null;
+      p.fillStyle = this.theme.background;
+      p.fillRect(0, 0, 1, 1);
+      p.fillStyle = color;
+      p.fillRect(0, 0, 1, 1);
+      const [r, g, b] = p.getImageData(0, 0, 1, 1).data;
+      word = ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+      if (this.colorWords.size > 256) this.colorWords.clear();
+      this.colorWords.set(key, word);
+    }
+    return word;
+  }
+
   private setFont(): void {
     const font = `${this.theme.fontSize}px ${this.theme.font}`;
     if (font !== this.fontKey) {
@@ -398,27 +512,42 @@ export class FlameCanvas {
     return false;
   }
 
+  /** Every drawn box with its css-pixel rectangle, marker and inlined bar, in draw order, in one pass (tests, the benchmark). */
+  drawnRects(): { box: number; x: number; y: number; w: number; h: number; marked: boolean; inlined: boolean }[] {
+    const out = [];
+    for (let d = 0; d < this.drawnCount; d++) out.push({ box: this.drawn[d], x: this.drawnX[d], y: this.drawnY[d], w: this.drawnW[d], h: ROW_HEIGHT - 1, marked: this.marked[d] === 1, inlined: this.inlinedBox[d] === 1 });
+    return out;
+  }
+
   /** Drawn boxes, in draw order (for keyboard navigation and tests). */
   drawnBoxes(): number[] {
     return Array.from(this.drawn.subarray(0, this.drawnCount));
   }
 
-  /** Outline the hovered and the selected box on the overlay. */
+  /**
+   * Outline the hovered and the selected box. Each outline is an element of the box's size moved over it
+   * (with a transform: no layout), so the browser repaints two small rectangles instead of a pane-sized
+   * bitmap. Colours come from the theme; the selected outline is drawn under the hover's.
+   */
   highlight(hover: number, selected: number): void {
-    // The first clear of a big overlay allocates its backing store: skip it while there is nothing to clear.
-    if (hover < 0 && selected < 0 && !this.overlayDirty) return;
-    const o = this.octx;
-    o.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    o.clearRect(0, 0, this.widthCss, this.heightCss);
-    this.overlayDirty = hover >= 0 || selected >= 0;
-    const outline = (box: number, color: string, width: number) => {
-      const r = box >= 0 ? this.rectOf(box) : null;
-      if (!r) return;
-      o.strokeStyle = color;
-      o.lineWidth = width;
-      o.strokeRect(r.x + width / 2, r.y + width / 2, Math.max(1, r.w - width), r.h - width);
-    };
-    outline(selected, this.theme.focus, 2);
-    if (hover !== selected) outline(hover, this.theme.foreground, 1);
+    this.place(this.selectedOutline, selected, this.theme.focus, 2);
+    this.place(this.hoverOutline, hover !== selected ? hover : -1, this.theme.foreground, 1);
+  }
+
+  private place(el: HTMLElement, box: number, color: string, width: number): void {
+    const r = box >= 0 ? this.rectOf(box) : null;
+    const key = r ? `${r.x} ${r.y} ${r.w} ${r.h} ${width} ${color}` : '';
+    // Only a change is written: the same outline again costs the browser nothing.
+    if (this.placed.get(el) === key) return;
+    this.placed.set(el, key);
+    if (!r) {
+      el.hidden = true;
+      return;
+    }
+    el.style.width = `${Math.max(1, r.w)}px`;
+    el.style.height = `${r.h}px`;
+    el.style.transform = `translate(${r.x}px, ${r.y}px)`;
+    el.style.border = `${width}px solid ${color}`;
+    el.hidden = false;
   }
 }

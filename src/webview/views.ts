@@ -29,7 +29,9 @@ export function flamegraphBoxes(tree: FrameTree, zoom: number, widthPx: number):
 /** The flame chart's window [t0, t1): spans sampled per pixel column; row = depth - 1. */
 export function flamechartBoxes(timeline: FlameTimeline, tree: FrameTree, mapTo: Int32Array | null, t0: number, t1: number, widthPx: number): Boxes {
   const spans = timelineSpans(timeline, tree, mapTo, t0, t1, Math.max(1, Math.round(widthPx)));
-  const b = new BoxBuilder();
-  for (let s = 0; s < spans.count; s++) b.push(spans.frame[s], spans.depth[s] - 1, spans.startUs[s], spans.endUs[s]);
-  return b.build();
+  // The spans are already boxes (tens of thousands on a zoomed-out chart of a large profile, redrawn on
+  // every wheel step): only the row differs, depth − 1.
+  const row = new Int32Array(spans.count);
+  for (let s = 0; s < spans.count; s++) row[s] = spans.depth[s] - 1;
+  return { count: spans.count, frame: spans.frame, row, x0: spans.startUs, x1: spans.endUs, rows: spans.count ? spans.maxDepth : 0 };
 }

@@ -131,6 +131,38 @@ describe('flamegraph report in Chromium', function () {
       await page.close();
     });
 
+    it('hover and selection outline the box they are on, without redrawing or adding a canvas', async () => {
+      const { page, errors } = await openReport(browser, report);
+      const outline = (kind: string) => page.evaluate((k) => {
+        const el = document.querySelector(`[data-pane="main"] .hp-outline-${k}`) as HTMLElement | null;
+        if (!el || el.hidden) return null;
+        const r = el.getBoundingClientRect();
+        return { x: r.left, y: r.top, w: r.width, h: r.height, border: getComputedStyle(el).borderTopWidth };
+      }, kind);
+      const near = (a: { x: number; y: number; w: number }, b: { x: number; y: number; w: number }) => Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.w - b.w) <= 1;
+      // One canvas per pane: the outlines are elements, not a second pane-sized bitmap to upload per hover.
+      assert.equal(await page.evaluate(() => document.querySelectorAll('[data-pane="main"] canvas').length), 1);
+      const draws = await page.evaluate(() => (globalThis as any).__hotpath.metrics.length);
+      const hot = await boxOf(page, 'hotLoop');
+      const warm = await boxOf(page, 'warmLoop');
+      await hoverText(page, hot);
+      const hovered = await outline('hover');
+      assert.ok(hovered && near(hovered, hot) && hovered.border === '1px', `hover outline ${JSON.stringify(hovered)} on ${JSON.stringify(hot)}`);
+      await hoverText(page, warm);
+      assert.ok(near((await outline('hover'))!, warm), 'the outline follows the pointer');
+      assert.equal(await page.evaluate(() => (globalThis as any).__hotpath.metrics.filter((m: { reason: string }) => m.reason !== 'hover').length), draws, 'hovering redrew nothing');
+      // Keyboard selection (N: the hottest frame) gets the 2 px outline; the pointer leaving hides the hover's.
+      await page.focus('[data-pane="main"] canvas');
+      await page.keyboard.press('n');
+      await page.waitForFunction(() => !(document.querySelector('[data-pane="main"] .hp-outline-selected') as HTMLElement).hidden);
+      const selected = await outline('selected');
+      assert.ok(selected && near(selected, hot) && selected.border === '2px', `selected outline ${JSON.stringify(selected)} on ${JSON.stringify(hot)}`);
+      await page.mouse.move(2, 2);
+      await page.waitForFunction(() => (document.querySelector('[data-pane="main"] .hp-outline-hover') as HTMLElement).hidden);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+
     it('flame chart and sandwich views draw the hot function', async () => {
       const { page, errors } = await openReport(browser, report);
       await page.click('button[data-view="flamechart"]');

@@ -35,6 +35,11 @@ describe('hotpath profile (real app, real load, real inspector)', function () {
     assert.ok(envWarning, 'NODE_ENV warning present');
     assert.match(envWarning.message, /NODE_ENV=production/);
     assert.ok(doc.target.pid > 0 && doc.target.port > 0);
+    // No --sampling-interval: chosen from the load's length (a run this short keeps 1000 µs); what the
+    // profiler cost is measured in the app's own threads (Linux), and the checklist says so.
+    assert.equal(doc.samplingIntervalMicros, 1000);
+    const sampling = doc.checks.find((c: any) => c.id === 'sampling-interval');
+    if (process.platform === 'linux') assert.match(sampling.observed, /^Profiler cost measured at \+\d+\.\d% CPU per request: V8's profiler thread used [\d,]+ ms while the app used [\d,]+ ms \([\d,]+ samples, every 1,000 µs\)$/);
     assert.deepEqual(await waitForNoProcesses(tag), [], 'no target process left behind');
   });
 

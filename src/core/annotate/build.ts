@@ -3,6 +3,7 @@ import type { AttributedHotspot } from '../attribution/rank';
 import type { ProfileModel } from '../profile';
 import { roundMs, roundPct } from '../profile/units';
 import type { V8FunctionSignals } from '../v8/types';
+import { MIN_LABEL_SAMPLES } from '../profile/samplingInterval';
 import type { Annotations, CalleeShare, CallerShare, FileAnnotations, FunctionAnnotation, LineAnnotation } from './types';
 
 export interface AnnotationOptions {
@@ -14,6 +15,8 @@ export interface AnnotationOptions {
   /** Hot lines: at most this many (default 150), each with at least `minLinePct` % of self, own or total time (default 0.1). */
   maxLines?: number;
   minLinePct?: number;
+  /** …and at least this many samples' worth of time (default MIN_LABEL_SAMPLES, 5): fewer is noise. */
+  minLineSamples?: number;
   /** Callers listed per function (default 3). */
   maxCallers?: number;
   /** V8 signals per function, from the analysis' hotspots (matched by attribution id). */
@@ -100,6 +103,9 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
   const minFunctionOwnPct = options.minFunctionOwnPct ?? 0.5;
   const maxLines = options.maxLines ?? 150;
   const minLinePct = options.minLinePct ?? 0.1;
+  // A sample's worth of time: the profile's length over its samples (the mean interval).
+  const meanIntervalUs = model.sampleCount > 0 ? model.durationUs / model.sampleCount : 1000;
+  const minLineUs = (options.minLineSamples ?? MIN_LABEL_SAMPLES) * meanIntervalUs;
   const maxCallers = options.maxCallers ?? 3;
   const duration = model.durationUs || 1;
   const files = new Map<string, FileAnnotations>();
@@ -119,9 +125,10 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
     if (info.line !== null && paintable(info.file)) hotFunctions.push(f);
   }
 
-  // Lines: wherever placed time is visible (self, own or inclusive share above the threshold).
+  // Lines: wherever placed time is visible (self, own or inclusive share above the threshold), on
+  // enough samples to mean something: a 1-sample line of a sparse profile is as likely chance as cost.
   const hotLines = attr.lines
-    .filter((l) => paintable(l.file) && Math.max(pct(l.totalUs), pct(l.ownUs), pct(l.selfUs)) >= minLinePct)
+    .filter((l) => paintable(l.file) && Math.max(pct(l.totalUs), pct(l.ownUs), pct(l.selfUs)) >= minLinePct && Math.max(l.totalUs, l.ownUs, l.selfUs) >= minLineUs)
     .slice(0, maxLines);
   const lineFunctions = hotLines.map((l) => l.fn).filter((f) => f >= 0);
   const callers = callersOf(model, attr, new Set([...hotFunctions, ...lineFunctions]), maxCallers);
@@ -160,7 +167,6 @@ export function buildAnnotations(model: ProfileModel, attr: Attribution, options
     fileEntry(files, info.file).functions.push(annotation);
   }
 
-  const meanIntervalUs = model.sampleCount > 0 ? model.durationUs / model.sampleCount : 1000;
   for (const l of hotLines) {
     const fn = l.fn >= 0 ? attr.functions[l.fn] : undefined;
     const line: LineAnnotation = {

@@ -10,6 +10,7 @@ import { profileUnderLoad } from './profiledLoad';
 import { checksAfterRun, nodeEnvWarning } from './preflight';
 import { saveProfiles } from './profileStore';
 import { addMemoryAndLoop, memoryAndLoopContext, type ProfileResult, type ProfilingOptions, saveThreadV8Signals, targetFacts, type WorkflowDeps } from './profileWithLoad';
+import { defaultSamplingInterval } from '../profile/samplingInterval';
 
 /** `v8`: the flags are switched off again afterwards, since the process keeps running. */
 export interface AttachProfileRequest extends ProfilingOptions {
@@ -40,10 +41,11 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
   const loadOptions = resolveLoadOptions(request.load, { port: request.port });
   progress({ stage: 'starting', message: `Attaching to ${describeAttach(request.attach)}`, fraction: 0 });
   const attached = await attachToProcess(request.attach, { token, logger });
+  const samplingIntervalMicros = request.samplingIntervalMicros ?? defaultSamplingInterval(loadOptions.durationSeconds);
   let profiled;
   try {
     profiled = await profileUnderLoad(attached.client, attached.pid, loadOptions, {
-      token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+      token, logger, progress, samplingIntervalMicros, workers: request.workers, localPid: 'pid' in request.attach,
       // No output: the app's stdout is its own (V8's inlining trace would land in its logs).
       v8: request.v8 === false ? undefined : { mode: 'attach' },
       ...memoryAndLoopContext(request),
@@ -62,7 +64,8 @@ export async function profileAttached(request: AttachProfileRequest, deps: Workf
   const result: ProfileResult = {
     kind: 'profile',
     target: { command: [`(attached to ${describeAttach(request.attach)})`], pid: attached.pid, port: loadOptions.port, nodeVersion: attached.nodeVersion, nodeEnv: attached.nodeEnv, ...targetFacts(profiled.v8) },
-    load, loadOptions, profilePath: saved[0].path, profiles: saved, samplingIntervalMicros: request.samplingIntervalMicros,
+    load, loadOptions, profilePath: saved[0].path, profiles: saved, samplingIntervalMicros,
+    ...(profiled.profilerCost ? { profilerCost: profiled.profilerCost } : {}),
     ...analysis, warnings,
   };
   result.checks = checksAfterRun(result);

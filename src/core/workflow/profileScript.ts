@@ -17,6 +17,7 @@ import { type ProfilingOptions, saveV8Signals, targetFacts, type TargetInfo, typ
 import { V8Collector } from '../v8/collector';
 import { installExitHook } from '../v8/exitHook';
 import { removeTraceFile } from '../v8/flags';
+import { MIN_AUTO_INTERVAL_MICROS } from '../profile/samplingInterval';
 import type { V8RawSignals } from '../v8/types';
 
 export interface ScriptRequest extends ProfilingOptions {
@@ -49,8 +50,10 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
   const logger = deps.logger ?? silentLogger;
   const progress = deps.onProgress ?? (() => {});
   const started = Date.now();
+  // How long a script runs is not known before it ends: V8's default interval, as always.
+  const samplingIntervalMicros = request.samplingIntervalMicros ?? MIN_AUTO_INTERVAL_MICROS;
   progress({ stage: 'starting', message: `Running ${request.command.join(' ')}` });
-  const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger, samplingIntervalMicros: request.samplingIntervalMicros }, token);
+  const target = await launchTarget({ command: request.command, cwd: request.cwd, env: request.env, mode: 'script', logger, samplingIntervalMicros }, token);
   const subs = new DisposableStore();
   const runs: Array<{ process: ProcessReport; run?: ProfilingRun; client?: CdpClient; error?: string; v8?: V8Collector; signals?: V8RawSignals }> = [];
 
@@ -65,7 +68,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
       // V8's signals first (their probe and exit hook must not be in the profile), then the profiler
       // right before the process runs: the paused time in the profile is one round trip.
       if (request.v8 !== false) await startV8(entry, client);
-      entry.run = await ProfilingRun.start(client, proc.pid, { samplingIntervalMicros: request.samplingIntervalMicros, workers: false, logger });
+      entry.run = await ProfilingRun.start(client, proc.pid, { samplingIntervalMicros, workers: false, logger });
       // The process waits at exit while we are attached: once its profile is collected, let it go.
       entry.run.onEnded(() => void client.close());
       progress({ stage: 'profiling', message: `Profiling PID ${proc.pid} (${path.basename(proc.argv[1] ?? 'node')})` });
@@ -144,7 +147,7 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
       target: { command: request.command, pid: captured[0].pid, nodeVersion: main?.nodeVersion ?? process.version, nodeEnv: main?.nodeEnv ?? null, exitCode: exit.code, signal: exit.signal, ...targetFacts(v8, main?.execArgv) },
       profilePath: saved[0].path,
       profiles: saved,
-      samplingIntervalMicros: request.samplingIntervalMicros,
+      samplingIntervalMicros,
       durationMs: Date.now() - started,
       ...analysis,
       warnings,

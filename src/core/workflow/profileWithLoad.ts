@@ -19,11 +19,14 @@ import { type RequestChooser, resolveRequest } from './requestPath';
 import { analyzeMemoryAndLoop, memorySampling, type EventLoopResult, type MemoryAndLoopExtras, type MemoryResult } from './memoryAndLoop';
 import { runtimeChecks } from './runtimeChecks';
 import { DEFAULT_MONITOR_OPTIONS } from '../loop/loopMonitor';
+import { defaultSamplingInterval } from '../profile/samplingInterval';
+import type { ProfilerCost } from './profilerCost';
 import type { Analysis as AnalysisType } from './analyze';
 
 /** What every profiling run (launch, script, attach) takes besides its target. */
 export interface ProfilingOptions {
-  samplingIntervalMicros: number;
+  /** µs between CPU samples; unset: chosen from the measured window's length (profile/samplingInterval.ts). */
+  samplingIntervalMicros?: number;
   /** Where .cpuprofile files go; default <cwd>/.hotpath/profiles. */
   outDir?: string;
   /** Part of the saved file names. */
@@ -86,6 +89,8 @@ export interface ProfileResult extends Analysis {
   profilePath: string;
   profiles: SavedProfile[];
   samplingIntervalMicros: number;
+  /** What V8's profiler thread cost the app over the window, measured (Linux, a local process). */
+  profilerCost?: ProfilerCost;
   /** Allocations (--memory) and GC during the profiled window. */
   memory?: MemoryResult;
   /** Event-loop delay, utilization and blocking episodes during the profiled window. */
@@ -136,13 +141,15 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
 
   const outDir = request.outDir ?? path.join(request.cwd, '.hotpath', 'profiles');
   let profiledPid: number | undefined;
+  let samplingIntervalMicros = request.samplingIntervalMicros ?? 1000;
   const captured = await withHttpTarget(request, { token, logger }, async (target, ready) => {
     profiledPid = ready.process.pid;
     const { options: requested, offer } = await resolveRequest(request.load, target, ready, { chooser: deps.chooseRequest, logger, token, progress });
+    samplingIntervalMicros = request.samplingIntervalMicros ?? defaultSamplingInterval(requested.durationSeconds);
     const client = await CdpClient.connect(ready.process.inspectorUrl!, { token, logger });
     try {
       const profiled = await profileUnderLoad(client, ready.process.pid, requested, {
-        token, logger, progress, samplingIntervalMicros: request.samplingIntervalMicros, workers: request.workers,
+        token, logger, progress, samplingIntervalMicros, workers: request.workers, localPid: true,
         request: { offer, chooser: deps.chooseRequest },
         v8: request.v8 === false ? undefined : { mode: 'launch', output: target.onOutput },
         ...memoryAndLoopContext(request),
@@ -181,7 +188,8 @@ export async function profileWithLoad(request: ProfileRequest, deps: WorkflowDep
     loadOptions: captured.loadOptions,
     profilePath: saved[0].path,
     profiles: saved,
-    samplingIntervalMicros: request.samplingIntervalMicros,
+    samplingIntervalMicros,
+    ...(captured.profilerCost ? { profilerCost: captured.profilerCost } : {}),
     ...analysis,
     warnings,
   };

@@ -18,6 +18,8 @@ import { AllocationSampler, type AllocationSamplingOptions } from '../memory/all
 import type { SamplingHeapProfile } from '../memory/heapProfile';
 import { LoopMonitor } from '../loop/loopMonitor';
 import type { MonitorReport, MonitorStartOptions } from '../loop/monitorScript';
+import { threadCpu } from '../measure/threadCpu';
+import { measuredProfilerCost, type ProfilerCost } from './profilerCost';
 
 export interface ProfiledLoad {
   profiles: CapturedProfile[];
@@ -36,6 +38,8 @@ export interface ProfiledLoad {
   /** What the event-loop and GC monitor saw over the window, or why it could not run. */
   loop?: MonitorReport;
   loopLimitation?: string;
+  /** What V8's profiler thread cost the app over the window (Linux, a local process). */
+  profilerCost?: ProfilerCost;
 }
 
 export interface ProfiledLoadContext {
@@ -59,6 +63,11 @@ export interface ProfiledLoadContext {
   request?: RequestCheck;
   /** Sample allocations over the same window as the CPU profile (V8's sampling heap profiler). */
   memory?: AllocationSamplingOptions;
+  /**
+   * The pid is a process of this machine (launch, `--attach PID`): measure what V8's profiler thread
+   * cost it. Not for an inspector reached by port, whose pid may be of another machine or container.
+   */
+  localPid?: boolean;
   /** Watch the event loop and GC over the window (default on); false leaves the app's loop alone. */
   loop?: Partial<MonitorStartOptions> | false;
 }
@@ -116,12 +125,15 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
     loadOptions = await warmUpChecked(loadOptions, { ...phase, offsetSeconds: 0 }, ctx.request ?? {});
     // The same window for all three: allocations, the loop monitor, the CPU profile.
     sampler = ctx.memory ? await AllocationSampler.start(client, ctx.memory) : undefined;
+    // The app's threads before the profiler starts and right after the load: what its thread cost, measured.
+    const cpuBefore = ctx.localPid ? threadCpu(pid) : null;
     const run = await ProfilingRun.start(client, pid, { samplingIntervalMicros: ctx.samplingIntervalMicros, workers: hub ?? false, logger });
     // After Profiler.start, whose own set-up in the app must not count as a long turn of the loop.
     const monitor = ctx.loop === false ? undefined : await LoopMonitor.start(client, ctx.loop ?? {}, logger);
     loopMonitor = monitor instanceof LoopMonitor ? monitor : undefined;
     try {
       const load = await measure('profiling', loadOptions, { ...phase, offsetSeconds: loadOptions.warmupSeconds });
+      const cpuAfter = cpuBefore ? threadCpu(pid) : null;
       progress({ stage: 'stopping', message: 'Stopping the profiler', fraction: 0.97 });
       // The monitor first: what the profiler does while stopping must not count as a long turn of the loop.
       const loop = await loopMonitor?.stop();
@@ -129,6 +141,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
       const profiles = await run.stop();
       if (hub && keepWorkers) hub.stopUsing(keepWorkers);
       for (const k of keepers) await k.stop();
+      const profilerCost = measuredProfilerCost(cpuBefore, cpuAfter, profiles, ctx.samplingIntervalMicros);
       const heapProfile = await sampler?.stop();
       // After Profiler.stop: the tier query walks the heap, which must not be in the profile.
       const signals = v8 ? await v8.finish(profiles.find((p) => p.thread === 'main')?.profile, { targetGone: client.isClosed }) : undefined;
@@ -139,6 +152,7 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
         profiles, load, loadOptions, endedEarly: run.ended && !profiles.some((p) => !p.partial), ...(signals ? { v8: signals } : {}),
         ...(workerSignals?.size ? { workerV8: workerSignals } : {}),
         ...(heapProfile ? { heapProfile, heapSampling: ctx.memory } : {}), ...(loop ? { loop } : {}), ...(loopLimitation ? { loopLimitation } : {}),
+        ...(profilerCost ? { profilerCost } : {}),
       };
     } catch (err) {
       if (!ctx.onCrash || !run.ended || isHotpathError(err, ErrorCode.Cancelled)) throw err;

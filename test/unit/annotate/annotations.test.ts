@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { buildAnnotations } from '../../../src/core/annotate';
-import { loadProfile } from '../../../src/core/profile';
+import { buildProfileModel, loadProfile } from '../../../src/core/profile';
 import { attributeProfile } from '../../../src/core/attribution';
 
 const PROFILES = path.resolve(__dirname, '../../fixtures/profiles');
@@ -49,5 +49,22 @@ describe('annotations', () => {
       const sum = f.callers.reduce((s, c) => s + c.sharePct, 0);
       assert.ok(sum <= 100.5, `${f.function}: callers sum to ${sum}%`);
     }
+  });
+
+  it('a line label needs 0.1% of the profile and at least 5 samples\' worth of time', async () => {
+    // 200 samples of 1 ms: `rare` holds 3 of them (1.5%, well over 0.1%), `often` 197.
+    const frame = (name: string, line: number) => ({ functionName: name, scriptId: '1', url: 'file:///hotpath-no-such-dir/app.js', lineNumber: line - 1, columnNumber: 10 });
+    const model = buildProfileModel(JSON.stringify({
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2, 3] },
+        { id: 2, callFrame: frame('often', 1), hitCount: 197, positionTicks: [{ line: 2, ticks: 197 }] },
+        { id: 3, callFrame: frame('rare', 6), hitCount: 3, positionTicks: [{ line: 7, ticks: 3 }] },
+      ],
+      startTime: 0, endTime: 200_000, samples: [...Array(100).fill(2), 3, 3, 3, ...Array(97).fill(2)], timeDeltas: Array(200).fill(1000),
+    }), { sourceMaps: false });
+    const attribution = await attributeProfile(model);
+    const linesOf = (options: { minLineSamples?: number }) => [...buildAnnotations(model, attribution, { profilePath: 'p', ...options }).files.values()].flatMap((f) => f.lines).map((l) => `${l.function}:${l.line}`).sort();
+    assert.deepEqual(linesOf({}), ['often:2'], 'three samples are not enough to paint');
+    assert.deepEqual(linesOf({ minLineSamples: 3 }), ['often:2', 'rare:7']);
   });
 });

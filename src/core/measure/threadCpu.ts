@@ -1,0 +1,38 @@
+import * as fs from 'node:fs';
+
+/** CPU time of each thread of a process, µs, by thread id; with each thread's name. */
+export type ThreadCpu = Map<string, { name: string; us: number }>;
+
+/**
+ * CPU time each thread of a local process has used so far (Linux: /proc/<pid>/task/<tid>/schedstat, in
+ * nanoseconds), or null where that cannot be read (another OS, a process of another machine or user).
+ * Per thread, because V8's CPU profiler does most of its work on a thread of its own ("v8:ProfEvntProc"):
+ * its CPU time over a window is what sampling cost the app there, measured, not estimated.
+ */
+export function threadCpu(pid: number): ThreadCpu | null {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return null;
+  let tids: string[];
+  try { tids = fs.readdirSync(`/proc/${pid}/task`); } catch { return null; }
+  const out: ThreadCpu = new Map();
+  for (const tid of tids) {
+    try {
+      const ns = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000 });
+    } catch { /* the thread ended meanwhile */ }
+  }
+  return out.size ? out : null;
+}
+
+/** CPU µs between two readings: in all threads, and in the threads whose name `isPart` accepts. */
+export function cpuBetween(before: ThreadCpu, after: ThreadCpu, isPart: (name: string) => boolean): { totalUs: number; partUs: number } {
+  let totalUs = 0;
+  let partUs = 0;
+  for (const [tid, a] of after) {
+    // A thread started inside the window (the profiler's own) counts from zero.
+    const d = Math.max(0, a.us - (before.get(tid)?.us ?? 0));
+    totalUs += d;
+    if (isPart(a.name)) partUs += d;
+  }
+  return { totalUs, partUs };
+}
