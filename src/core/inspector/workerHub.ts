@@ -2,11 +2,15 @@
  * The worker threads of one process, over its main inspector session (the `NodeWorker` domain): each
  * worker gets one WorkerSession, shared by everything that works on workers — V8's signals from before
  * the warm-up, the CPU profiler from the measured window on. A worker that starts later waits (Node's
- * waitForDebuggerOnStart) until every user has set it up, so nothing it runs is missed.
+ * waitForDebuggerOnStart) until every user has set it up, so nothing it runs is missed. A worker the app
+ * created before the hub attached but whose thread starts only now (a pool constructed just before the
+ * server listens) does not wait: with `quietMs`, its set-ups and any work queued after it wait until it
+ * is quiet (workerQuiet.ts), at most that long, since V8's set-up must not run while it starts up.
  */
 import { type Disposable, DisposableStore } from '../common/disposable';
 import { errorMessage } from '../common/errors';
 import { type Logger, silentLogger } from '../common/logger';
+import { isQuiet, WORKER_STATE_EXPRESSION, type WorkerState } from './workerQuiet';
 import type { CdpClient } from './cdpClient';
 import { WorkerSession, type WorkerInfo } from './workerSession';
 
@@ -25,19 +29,6 @@ export function workerLabel(info: WorkerInfo): string {
 
 export type WorkerSetup = (worker: WorkerHandle) => Promise<void>;
 
-/** Resolves once the worker's event loop turns (named like all code Hotpath evaluates in a target: profile/selfFrames.ts). */
-const WAIT_FOR_A_TURN = 'new Promise(function hotpathWorkerTurn(resolve) { setImmediate(resolve); })';
-
-/**
- * True when the evaluation interrupted the worker inside Atomics.wait (the frame just under ours). The
- * app's stack settings are set aside for the moment and put back: it must not notice.
- */
-export const PARKED_IN_ATOMICS_WAIT = `(function hotpathWorkerParked() {
-  const limit = Error.stackTraceLimit, prepare = Error.prepareStackTrace;
-  try { Error.stackTraceLimit = 8; Error.prepareStackTrace = undefined; return /\\n\\s+at Atomics\\.wait \\(/.test(String(new Error().stack)); }
-  finally { Error.stackTraceLimit = limit; Error.prepareStackTrace = prepare; }
-})()`;
-
 export class WorkerHub implements Disposable {
   private readonly subs = new DisposableStore();
   private readonly sessions = new Map<string, WorkerHandle>();
@@ -48,6 +39,8 @@ export class WorkerHub implements Disposable {
   private readonly done = new WeakMap<WorkerHandle, Set<WorkerSetup>>();
   /** Workers that started after the hub attached and wait until release() (see start's `hold`). */
   private held: WorkerHandle[] | undefined;
+  /** Wait this long at most for a running worker to be quiet before its set-ups (start's `quietMs`). */
+  private quietMs: number | undefined;
   private disposed = false;
 
   private constructor(private readonly client: CdpClient, private readonly logger: Logger) {}
@@ -57,9 +50,10 @@ export class WorkerHub implements Disposable {
    * `hold`: a worker that starts from now on waits, after its set-ups, until release() — so workers
    * that appear while the users register are set up by all of them before they run.
    */
-  static async start(client: CdpClient, logger: Logger = silentLogger, options: { hold?: boolean } = {}): Promise<WorkerHub> {
+  static async start(client: CdpClient, logger: Logger = silentLogger, options: { hold?: boolean; quietMs?: number } = {}): Promise<WorkerHub> {
     const hub = new WorkerHub(client, logger);
     if (options.hold) hub.held = [];
+    hub.quietMs = options.quietMs;
     hub.subs.add(client.onEvent('NodeWorker.attachedToWorker', (event) => hub.attached(event)));
     hub.subs.add(client.onEvent('NodeWorker.receivedMessageFromWorker', ({ sessionId, message }) => hub.sessions.get(sessionId)?.session.handleMessage(message)));
     hub.subs.add(client.onEvent('NodeWorker.detachedFromWorker', ({ sessionId }) => hub.sessions.get(sessionId)?.session.handleDetached()));
@@ -72,42 +66,32 @@ export class WorkerHub implements Disposable {
 
   get workers(): WorkerHandle[] { return [...this.sessions.values()]; }
 
-  /**
-   * Waits (at most `timeoutMs`) until each worker attached so far has finished what it was running
-   * synchronously — its start-up, typically — and turned its event loop, or sits parked in Atomics.wait
-   * (a pool's idle thread, which never turns its loop): then it runs no JavaScript until woken. A worker
-   * still starting up on a busy machine can take seconds; one that is neither after `timeoutMs` is left.
-   */
-  async settle(timeoutMs: number): Promise<void> {
-    await Promise.all(this.workers.map((w) => this.settleOne(w, timeoutMs)));
-  }
-
-  private async settleOne(w: WorkerHandle, timeoutMs: number): Promise<void> {
-    let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    const turned = w.session.trySend('Runtime.evaluate', { expression: WAIT_FOR_A_TURN, awaitPromise: true, silent: true }).finally(() => { done = true; });
-    const parked = (async () => {
-      // An evaluation reaches a worker blocked in Atomics.wait (V8 serves interrupts there): its stack says so.
-      while (!done) {
-        const r = await w.session.trySend<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: PARKED_IN_ATOMICS_WAIT, returnByValue: true, silent: true });
-        if (r?.result?.value === true || w.session.isDetached) return;
-        await new Promise((resolve) => { timer = setTimeout(resolve, 50); timer.unref(); });
+  /** Waits (until `deadline`) until the worker is quiet (workerQuiet.ts); a worker still busy then is left as it is. */
+  private async settleOne(w: WorkerHandle, deadline: number): Promise<void> {
+    const started = Date.now();
+    let before: WorkerState | undefined;
+    while (Date.now() < deadline && !w.session.isDetached) {
+      const r = await w.session.trySend<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: WORKER_STATE_EXPRESSION, returnByValue: true, silent: true });
+      const now = r?.result?.value;
+      if (!Array.isArray(now)) return; // a worker that cannot be asked (exiting): nothing to wait for
+      if (isQuiet(before, now as WorkerState)) {
+        this.logger.info(`${w.thread}: quiet after ${Date.now() - started} ms (${now[0] ? 'parked in Atomics.wait' : 'its event loop idle'})`);
+        return;
       }
-    })();
-    const cap = new Promise((resolve) => { const t = setTimeout(resolve, timeoutMs); t.unref(); });
-    await Promise.race([turned, parked, cap]);
-    done = true;
-    if (timer) clearTimeout(timer);
+      before = now as WorkerState;
+      await new Promise((resolve) => setTimeout(resolve, 100).unref());
+    }
+    this.logger.info(`${w.thread}: still running code after ${Date.now() - started} ms; V8's set-up goes ahead`);
   }
 
   /** Runs `work` between worker set-ups, never during one (e.g. switching process-wide V8 flags). */
-  runBetween(work: () => Promise<void>): Promise<void> {
+  runBetween<T>(work: () => Promise<T>): Promise<T> {
     return this.serial(work);
   }
 
-  private serial(work: () => Promise<void>): Promise<void> {
+  private serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
+    this.queue = next.then(() => undefined, () => undefined);
     return next;
   }
 
@@ -115,8 +99,11 @@ export class WorkerHub implements Disposable {
     if (this.disposed) return;
     const handle: WorkerHandle = { session: new WorkerSession(this.client, sessionId, workerInfo), info: workerInfo, thread: workerLabel(workerInfo) };
     this.sessions.set(sessionId, handle);
+    // A running worker is watched from now on, beside the others (each up to quietMs); what is queued waits for it.
+    const quiet = !waitingForDebugger && this.quietMs !== undefined ? this.settleOne(handle, Date.now() + this.quietMs) : undefined;
     void this.serial(async () => {
       try {
+        await quiet;
         for (const setup of [...this.setups]) await this.run(setup, handle);
       } finally {
         // Always let it run (now, or at release()): a worker left waiting would hang the app.

@@ -58,7 +58,10 @@ export interface LineChange {
 }
 
 /** Maps an older side's (file, line) to the newer side's line (and whether it was rewritten), or null when it was removed. */
-export type LineMapper = (file: string, line: number) => { line: number; changed: boolean } | null;
+export type LineMapper = ((file: string, line: number) => { line: number; changed: boolean } | null) & {
+  /** What the diff did to a newer side's line, known whatever time the older side had there (lineMap.ts). */
+  originInNew?: (file: string, line: number) => 'changed' | 'added' | 'unchanged' | undefined;
+};
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -75,10 +78,12 @@ export function lineChanges(before: readonly SideLine[], after: readonly SideLin
   }
   return after.map((l) => {
     const b = mapped.get(key(l.file, l.line));
+    // A line without time before: the diff still tells rewritten, added and untouched code apart.
+    const origin = b ? (b.changed ? 'changed' : 'unchanged') : map.originInNew?.(l.file, l.line) ?? 'added';
     return {
       file: l.file, line: l.line, function: l.function,
       ownBefore: round(b?.own ?? 0), ownAfter: l.ownPct, totalBefore: round(b?.total ?? 0), totalAfter: l.totalPct,
-      deltaOwn: round(l.ownPct - (b?.own ?? 0)), deltaTotal: round(l.totalPct - (b?.total ?? 0)), origin: !b ? 'added' : b.changed ? 'changed' : 'unchanged',
+      deltaOwn: round(l.ownPct - (b?.own ?? 0)), deltaTotal: round(l.totalPct - (b?.total ?? 0)), origin,
     };
   });
 }

@@ -62,16 +62,35 @@ export function mapLine(hunks: readonly Hunk[], line: number): MappedLine | null
   return { line: line + offset, changed: false };
 }
 
+/** What the diff did to the new revision's line `line`: rewritten in place, added (in a block that grew or is new), or nothing. */
+export function newLineOrigin(hunks: readonly Hunk[], line: number): 'changed' | 'added' | 'unchanged' {
+  for (const h of hunks) {
+    if (h.newCount > 0 && line >= h.newStart && line < h.newStart + h.newCount) return h.oldCount === h.newCount ? 'changed' : 'added';
+  }
+  return 'unchanged';
+}
+
+/** Old lines carried to the new revision, and what the diff says of a new line whatever time it had before. */
+export interface LineMap {
+  (file: string, line: number): MappedLine | null;
+  /** For a file the diff covered (one of `files`); undefined for any other. */
+  originInNew(file: string, line: number): 'changed' | 'added' | 'unchanged' | undefined;
+}
+
 /**
  * A mapper from revision `rev`'s lines to the working tree's, for the given files (relative to the
  * repository root). Files git reports no change for map to themselves.
  */
-export async function lineMapSince(repoRoot: string, rev: string, files: readonly string[]): Promise<(file: string, line: number) => MappedLine | null> {
-  if (!files.length) return (_file, line) => ({ line, changed: false });
+export async function lineMapSince(repoRoot: string, rev: string, files: readonly string[]): Promise<LineMap> {
+  if (!files.length) return Object.assign((_file: string, line: number) => ({ line, changed: false }), { originInNew: () => undefined });
   const diff = await git(['-c', 'core.quotePath=true', 'diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', rev, '--', ...files.map((f) => `:(literal)${f}`)], repoRoot);
   const hunks = parseUnifiedDiff(diff);
-  return (file, line) => {
+  const covered = new Set(files);
+  const map = (file: string, line: number) => {
     const h = hunks.get(file);
     return h ? mapLine(h, line) : { line, changed: false };
   };
+  return Object.assign(map, {
+    originInNew: (file: string, line: number) => (covered.has(file) ? newLineOrigin(hunks.get(file) ?? [], line) : undefined),
+  });
 }

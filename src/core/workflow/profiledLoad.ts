@@ -19,6 +19,7 @@ import type { SamplingHeapProfile } from '../memory/heapProfile';
 import { LoopMonitor } from '../loop/loopMonitor';
 import type { MonitorReport, MonitorStartOptions } from '../loop/monitorScript';
 import { threadCpu } from '../measure/threadCpu';
+import { waitForQuietThreads } from '../measure/quietThreads';
 import { measuredProfilerCost, type ProfilerCost } from './profilerCost';
 
 export interface ProfiledLoad {
@@ -84,7 +85,8 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   const guardSeconds = loadOptions.warmupSeconds + loadOptions.durationSeconds + 120;
   // Worker threads first: the hub holds a worker that starts later until V8's signals and the profiler
   // are set up in it. One hub per connection: both use its sessions.
-  const hub = ctx.workers !== false ? await WorkerHub.start(client, logger, { hold: true }) : undefined;
+  // With V8's signals, a worker still starting up is waited for (quietMs; see the set-up below).
+  const hub = ctx.workers !== false ? await WorkerHub.start(client, logger, { hold: true, ...(ctx.v8 ? { quietMs: 5000 } : {}) }) : undefined;
   let v8: V8Collector | undefined;
   let workerV8: WorkerSignals | undefined;
   const keepers: CodeMapKeeper[] = [];
@@ -95,9 +97,12 @@ export async function profileUnderLoad(client: CdpClient, pid: number, loadOptio
   const keepWorkers = hub ? (w: WorkerHandle) => keep(w.session) : undefined;
   try {
     // V8's set-up switches tracing on for a moment in one isolate at a time; a worker still starting up
-    // could trace into that isolate's file meanwhile (see windowedProbeExpression): let it finish first.
-    if (ctx.v8 && hub) await hub.settle(5000);
-    v8 = ctx.v8 ? await V8Collector.start(client, pid, { ...ctx.v8, logger, guardSeconds, deferTracing: hub !== undefined }) : undefined;
+    // could trace into that isolate's file meanwhile (see windowedProbeExpression), for good: the set-up
+    // runs in the hub's queue, after each running worker is quiet (the hub's quietMs).
+    // Workers not announced yet are seen by their threads' CPU (quietThreads.ts).
+    if (ctx.v8 && hub && ctx.localPid) await waitForQuietThreads(pid, 5000, logger);
+    const startV8 = () => V8Collector.start(client, pid, { ...ctx.v8!, logger, guardSeconds, deferTracing: hub !== undefined });
+    v8 = ctx.v8 ? await (hub ? hub.runBetween(startV8) : startV8()) : undefined;
     workerV8 = v8 && hub ? await WorkerSignals.start(v8, hub, logger) : undefined;
     // Each isolate running now has its own trace file: tracing on, for all of them (not during a new worker's set-up).
     const collector = v8;

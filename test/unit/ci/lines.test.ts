@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { grownLines, lineChanges, type SideLine } from '../../../src/core/profileDiff/lines';
-import { lineMapSince, mapLine, parseUnifiedDiff } from '../../../src/core/variants/lineMap';
+import { lineMapSince, mapLine, newLineOrigin, parseUnifiedDiff } from '../../../src/core/variants/lineMap';
 
 const line = (file: string, n: number, own: number, total = own): SideLine => ({ file, line: n, ownPct: own, totalPct: total, selfPct: own, function: 'f' });
 
@@ -58,6 +58,15 @@ describe('lines across revisions (variants/lineMap.ts, profileDiff/lines.ts)', (
     assert.equal(grownLines(changes, 1).length, 1, 'at most the limit');
   });
 
+  it('a line the older side had no time on: the diff says whether it was rewritten, added or untouched', () => {
+    const h = parseUnifiedDiff(diff).get('lib/work.js')!;
+    assert.deepEqual([4, 8, 9, 12, 17, 25, 3, 30].map((n) => newLineOrigin(h, n)), ['added', 'added', 'unchanged', 'changed', 'changed', 'added', 'unchanged', 'unchanged']);
+    // Base line 12 (rewritten in place as 17) had no time in A's profile: still "changed", not "new".
+    const map = Object.assign((_f: string, n: number) => (mapLine(h, n)), { originInNew: (f: string, n: number) => (f === 'lib/work.js' ? newLineOrigin(h, n) : undefined) });
+    const changes = lineChanges([line('lib/work.js', 6, 40)], [line('lib/work.js', 17, 81), line('lib/work.js', 5, 3), line('lib/work.js', 30, 2), line('new.js', 1, 4)], map);
+    assert.deepEqual(changes.map((c) => [c.file, c.line, c.origin]), [['lib/work.js', 17, 'changed'], ['lib/work.js', 5, 'added'], ['lib/work.js', 30, 'unchanged'], ['new.js', 1, 'added']]);
+  });
+
   it('lineMapSince reads git\'s diff of a revision against the working tree', function () {
     this.timeout(20_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-linemap-'));
@@ -74,6 +83,8 @@ describe('lines across revisions (variants/lineMap.ts, profileDiff/lines.ts)', (
         assert.deepEqual(map('lib/a b.js', 3), { line: 4, changed: true });
         assert.deepEqual(map('lib/a b.js', 4), { line: 5, changed: false });
         assert.deepEqual(map('other.js', 4), { line: 4, changed: false });
+        assert.deepEqual([1, 2, 4, 5].map((n) => map.originInNew('lib/a b.js', n)), ['added', 'unchanged', 'changed', 'unchanged']);
+        assert.equal(map.originInNew('other.js', 1), undefined, 'a file the diff did not cover');
       }).finally(() => fs.rmSync(dir, { recursive: true, force: true }));
     } catch (err) {
       fs.rmSync(dir, { recursive: true, force: true });

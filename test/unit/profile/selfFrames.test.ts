@@ -71,8 +71,8 @@ describe('Hotpath\'s own frames', () => {
         for (const m of text.matchAll(/\bfunction\s+([A-Za-z_$][\w$]*)\s*\(/g)) found.set(m[1], path.relative(SRC, file));
       }
     }
-    // The scan finds what it must: the loop monitor, the V8 probes and exit hook, the worker hub's wait.
-    for (const known of ['hotpathLoopMonitorStart', 'hotpathLoopMonitorStop', 'hotpathLoopTick', 'hotpathGcObserved', `${PROBE_NAME}Loop`, `${PROBE_NAME}Interpreted`, 'hotpathV8ExitHook', 'hotpathWorkerTurn']) {
+    // The scan finds what it must: the loop monitor, the V8 probes and exit hook, the worker hub's look at a worker.
+    for (const known of ['hotpathLoopMonitorStart', 'hotpathLoopMonitorStop', 'hotpathLoopTick', 'hotpathGcObserved', `${PROBE_NAME}Loop`, `${PROBE_NAME}Interpreted`, 'hotpathV8ExitHook', 'hotpathWorkerState']) {
       assert.ok(found.has(known), `${known} found in the sources: ${[...found.keys()].join(', ')}`);
     }
     const notOwn = [...found].filter(([name]) => !isHotpathFrame(name, ''));

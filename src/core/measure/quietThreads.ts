@@ -1,0 +1,37 @@
+import type { Logger } from '../common/logger';
+import { threadCpu } from './threadCpu';
+
+/** Quiet: the process's other threads used at most this share of one core over an interval. */
+const QUIET_SHARE = 0.1;
+const INTERVAL_MS = 100;
+
+/**
+ * Waits (at most `maxMs`) until the threads of a local process other than its main thread are quiet.
+ * A worker thread the app created before Hotpath attached may still be starting up — creating its
+ * isolate, loading its modules — without the inspector having announced it yet (Node announces a worker
+ * once its thread runs, and only one created after NodeWorker.enable waits for the debugger). V8's set-up
+ * switches tracing on for the whole process for a moment; such a worker would trace into the main
+ * thread's file for good (v8/collector.ts). Its start-up burns CPU on a thread of its own, which
+ * /proc shows whether or not the inspector knows the worker yet. Resolves at once where /proc cannot be
+ * read (not Linux, another user's process): then the hub's own wait (workerQuiet.ts) is all there is.
+ */
+export async function waitForQuietThreads(pid: number, maxMs: number, logger: Logger): Promise<void> {
+  const started = Date.now();
+  let before = threadCpu(pid);
+  let at = Date.now();
+  while (before && Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS).unref());
+    const after = threadCpu(pid);
+    const now = Date.now();
+    if (!after) return;
+    let otherUs = 0;
+    for (const [tid, t] of after) if (tid !== String(pid)) otherUs += Math.max(0, t.us - (before.get(tid)?.us ?? 0));
+    if (otherUs <= QUIET_SHARE * (now - at) * 1000) {
+      if (now - started > 2 * INTERVAL_MS) logger.info(`the app's other threads were quiet after ${now - started} ms`);
+      return;
+    }
+    before = after;
+    at = now;
+  }
+  if (before) logger.info(`the app's other threads still used CPU after ${Date.now() - started} ms; V8's set-up goes ahead`);
+}
