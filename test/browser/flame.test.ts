@@ -217,7 +217,8 @@ describe('flamegraph report in Chromium', function () {
     assert.match(header, /^before: before <b>fix<\/b> · Node [\d.]+ .*→ after: DIFF_WEIGHTS=1,3 · Node [\d.]+/, header);
     assert.equal(await page.locator('.hp-summary b').count(), 0, 'a label is text, not markup');
     const faster = await boxOf(page, 'parseInput');
-    assert.match(await hoverText(page, faster), /before → .* after \(−/, 'parseInput matched in both runs and got faster');
+    const hover = await hoverText(page, faster);
+    assert.match(hover, /before → .* after \(−/, `parseInput matched in both runs and got faster: ${JSON.stringify(hover)}`);
     const legend = (await page.textContent('.hp-legend'))!;
     assert.match(legend, /vs before \(before <b>fix<\/b>, \d+/);
     await screenshot(page, 'compare-diff');

@@ -197,9 +197,13 @@ describe('hotpath mcp: read tools on pprof, 0x and a run\'s worker threads', fun
     it('hot lines and explain: the worker\'s lines, with the threads they ran in, as the editor shows them', async () => {
       const r = await ok(client, 'hotpath_hot_lines', { runId, limit: 5 });
       const rows = r.structuredContent.sections.lines[0].rows as Array<{ location: string; function: string; thread: string }>;
-      assert.ok(rows[0].location.startsWith(`${WORKER}:`), JSON.stringify(rows));
-      assert.equal(rows[0].function, 'levenshtein');
-      for (const t of rows[0].thread.split(', ')) assert.match(t, workerThread, rows[0].thread);
+      // levenshtein's hottest line among the first rows, not necessarily the first: a parked pool thread's
+      // Atomics.wait is sampled by V8 as JavaScript (piscina's atomicsWaitLoop), and when the workers
+      // waited more than they worked (CI: 24.0% against 22.6%) that line ranks above it.
+      const hot = rows.find((row) => row.function === 'levenshtein');
+      assert.ok(hot && hot.location.startsWith(`${WORKER}:`), JSON.stringify(rows));
+      assert.ok(rows.every((row) => row.function === 'levenshtein' || row.function === 'atomicsWaitLoop' || rows.indexOf(row) > rows.indexOf(hot)), JSON.stringify(rows));
+      for (const t of hot.thread.split(', ')) assert.match(t, workerThread, hot.thread);
       assert.match(textOf(r), /Shares are of all 3 threads' time together \(main, worker 1 \(worker\.js\), worker 2 \(worker\.js\)\)/);
       const explain = await ok(client, 'hotpath_explain', { runId, file: WORKER, function: 'levenshtein' });
       const text = textOf(explain);

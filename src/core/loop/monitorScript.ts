@@ -69,7 +69,9 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
     const count = h.count ?? 0;
     const stopUs = nowUs();
     return JSON.stringify({
-      delay: count > 0 ? { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean), count } : { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, count: 0 },
+      // The longest turn the tick saw is a delay too: Node's histogram drops its first interval, so a turn
+      // that began before its first sample (a busy machine) would be missing from its max.
+      delay: count > 0 ? { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: Math.max(ms(h.max), s.longestUs / 1000), mean: ms(h.mean), count } : { p50: 0, p90: 0, p99: 0, max: s.longestUs / 1000, mean: 0, count: 0 },
       utilization: elu.utilization,
       windowMs: (stopUs - s.startUs) / 1000,
       gc: { count: s.gcCount, totalMs: s.gcTotal, entries: s.gc },
@@ -83,7 +85,7 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
     if (state) hotpathLoopMonitorStop();
     const eld = ph.monitorEventLoopDelay({ resolution: options.resolutionMs });
     eld.enable();
-    const s = { eld, elu: ph.performance.eventLoopUtilization(), gc: [], gcCount: 0, gcTotal: 0, episodes: [], episodeCount: 0, resolutionMs: options.resolutionMs, startUs: nowUs() };
+    const s = { eld, elu: ph.performance.eventLoopUtilization(), gc: [], gcCount: 0, gcTotal: 0, episodes: [], episodeCount: 0, longestUs: 0, resolutionMs: options.resolutionMs, startUs: nowUs() };
     s.onGc = function hotpathGcEntry(e) {
       s.gcCount++;
       s.gcTotal += e.duration;
@@ -98,6 +100,7 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
       const now = nowUs();
       // The tick was due 1 ms after the previous one; anything later is time the loop spent elsewhere.
       const due = last + 1000;
+      if (now - due > s.longestUs) s.longestUs = now - due;
       if (now - due >= thresholdUs) {
         s.episodeCount++;
         if (s.episodes.length < maxPairs) s.episodes.push(due, now);
