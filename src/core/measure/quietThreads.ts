@@ -4,6 +4,11 @@ import { threadCpu } from './threadCpu';
 /** Quiet: the process's other threads used at most this share of one core over an interval. */
 const QUIET_SHARE = 0.1;
 const INTERVAL_MS = 100;
+/**
+ * Quiet intervals in a row: a starting worker can look idle for one interval on a busy machine (its
+ * thread not scheduled, or waiting on a disk read); CI once set V8 up in such a gap (Node 24).
+ */
+const QUIET_INTERVALS = 3;
 
 /**
  * Waits (at most `maxMs`) until the threads of a local process other than its main thread are quiet.
@@ -19,6 +24,7 @@ export async function waitForQuietThreads(pid: number, maxMs: number, logger: Lo
   const started = Date.now();
   let before = threadCpu(pid);
   let at = Date.now();
+  let quiet = 0;
   while (before && Date.now() - started < maxMs) {
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS).unref());
     const after = threadCpu(pid);
@@ -26,8 +32,9 @@ export async function waitForQuietThreads(pid: number, maxMs: number, logger: Lo
     if (!after) return;
     let otherUs = 0;
     for (const [tid, t] of after) if (tid !== String(pid)) otherUs += Math.max(0, t.us - (before.get(tid)?.us ?? 0));
-    if (otherUs <= QUIET_SHARE * (now - at) * 1000) {
-      if (now - started > 2 * INTERVAL_MS) logger.info(`the app's other threads were quiet after ${now - started} ms`);
+    quiet = otherUs <= QUIET_SHARE * (now - at) * 1000 ? quiet + 1 : 0;
+    if (quiet >= QUIET_INTERVALS) {
+      if (now - started > (QUIET_INTERVALS + 1) * INTERVAL_MS) logger.info(`the app's other threads were quiet after ${now - started} ms`);
       return;
     }
     before = after;
