@@ -244,4 +244,21 @@ function cachedProfile(sizeMB, log = () => {}) {
   return file;
 }
 
-module.exports = { generateProfile, cachedProfile, mulberry32 };
+/**
+ * A cached profile of about `sizeMB` with its scripts on disk (`<dir>/app`), for suites that attribute
+ * it (sources are read): generated on first use, shared by those suites.
+ */
+function cachedProfileWithSources(sizeMB, log = () => {}) {
+  const dir = path.join(os.tmpdir(), 'hotpath-bench', `sources-${sizeMB}mb-v${GENERATOR_VERSION}`);
+  const file = path.join(dir, 'profile.cpuprofile');
+  if (!fs.existsSync(file)) {
+    log(`generating ${sizeMB} MB profile with its sources in ${dir}…`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    generateProfile(`${file}.tmp`, { targetBytes: sizeMB * 1024 * 1024, nodeCount: Math.round(sizeMB * 600), seed: 1234 + sizeMB, sourcesDir: path.join(dir, 'app') });
+    fs.renameSync(`${file}.tmp`, file); // the profile last: a killed run is generated again
+  }
+  return { file, dir };
+}
+
+module.exports = { generateProfile, cachedProfile, cachedProfileWithSources, mulberry32 };

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('../lib/build');
-const { generateProfile } = require('../lib/generate');
+const { cachedProfileWithSources } = require('../lib/generate');
 
 const RUNS = Number(process.env.HOTPATH_BENCH_RUNS || 5);
 const SIZE_MB = 100;
@@ -22,19 +22,6 @@ const TARGET = { coldRatio: 1.3, warmMs: 1000 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (v, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
-
-function profileWithSources(log) {
-  const dir = path.join(os.tmpdir(), 'hotpath-bench', `agents-${SIZE_MB}mb-v1`);
-  const file = path.join(dir, 'profile.cpuprofile');
-  if (!fs.existsSync(file)) {
-    log(`generating ${SIZE_MB} MB profile with its sources in ${dir}…`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    generateProfile(`${file}.tmp`, { targetBytes: SIZE_MB * 1024 * 1024, nodeCount: Math.round(SIZE_MB * 600), seed: 1234 + SIZE_MB, sourcesDir: path.join(dir, 'app') });
-    fs.renameSync(`${file}.tmp`, file);
-  }
-  return { file, dir };
-}
 
 /** `hotpath report --json` in a fresh process: wall time. */
 function report(profile, cacheRoot) {
@@ -65,7 +52,7 @@ async function timed(client, name, args) {
 
 async function run({ log }) {
   if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm run bench does).');
-  const { file, dir } = profileWithSources(log);
+  const { file, dir } = cachedProfileWithSources(SIZE_MB, log);
   const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-bench-agents-cache-'));
   const rows = [];
   try {

@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('../lib/build');
-const { cachedProfile, generateProfile } = require('../lib/generate');
+const { cachedProfile, cachedProfileWithSources } = require('../lib/generate');
 
 // 15 pairs: single pairs vary by ±30% on a shared 2-core machine, and 5 pairs' median once read 1.15× where 15 read 1.09×.
 const RUNS = Number(process.env.HOTPATH_BENCH_RUNS || 15);
@@ -38,15 +38,7 @@ function report(profile, cacheRoot, attribution) {
 
 /** The benchmark profile with its scripts on disk (generated once per generator version). */
 function profileWithSources(log) {
-  const dir = path.join(os.tmpdir(), 'hotpath-bench', `attribution-${SIZE_MB}mb-v2`);
-  const file = path.join(dir, 'profile.cpuprofile');
-  if (!fs.existsSync(file)) {
-    log(`generating ${SIZE_MB} MB profile with its sources in ${dir}…`);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    generateProfile(`${file}.tmp`, { targetBytes: SIZE_MB * 1024 * 1024, nodeCount: Math.round(SIZE_MB * 600), seed: 1234 + SIZE_MB, sourcesDir: path.join(dir, 'app') });
-    fs.renameSync(`${file}.tmp`, file);
-  }
+  const { file, dir } = cachedProfileWithSources(SIZE_MB, log);
   let bytes = 0;
   let files = 0;
   const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else { files++; bytes += fs.statSync(p).size; } } };

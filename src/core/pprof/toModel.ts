@@ -20,6 +20,7 @@
  *   profile — the frame's line, which is the start line there.
  */
 import type { Warning } from '../common/warnings';
+import { childListsFromParents } from '../profile/childLists';
 import { modelFromRaw } from '../profile/model';
 import type { ProfileOrigin } from '../profile/origin';
 import type { PathMapReport } from '../profile/pathMap';
@@ -404,14 +405,7 @@ function rawProfile(
   const func = trie.func.view();
   const id = new Int32Array(n);
   for (let v = 0; v < n; v++) id[v] = v + 1;
-  // Children lists (CSR) from parents.
-  const childCount = new Int32Array(n);
-  for (let v = 1; v < n; v++) childCount[parent[v]]++;
-  const childStart = new Int32Array(n);
-  for (let v = 1; v < n; v++) childStart[v] = childStart[v - 1] + childCount[v - 1];
-  const fill = childStart.slice();
-  const childIds = new Int32Array(Math.max(0, n - 1));
-  for (let v = 1; v < n; v++) childIds[fill[parent[v]]++] = v + 1;
+  const { childCount, childStart, childIds } = childListsFromParents(parent, n);
   // Ticks grouped by node.
   const T = ticks.tickNode.length;
   const tickCountOf = new Int32Array(n);
