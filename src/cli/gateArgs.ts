@@ -1,7 +1,7 @@
 /** The CI gate's command-line options: `--md FILE`, `--fail-on`, `--max-regression`, `--min-effect`, `--annotations`. */
 import * as path from 'node:path';
 import { invalidOption } from '../core/common/errors';
-import { DEFAULT_POLICY, type FailOn, type GatePolicy } from '../core/ci/policy';
+import { DEFAULT_POLICY, type FailOn, type GatePolicy } from '../core/ci/gatePolicy';
 
 export interface GateArgs {
   /** `--md FILE`: where the Markdown report goes (absolute). */

@@ -98,6 +98,9 @@ export class FlameCanvas {
   private theme: Theme;
   private widthCss = 0;
   private heightCss = 0;
+  /** The pane's size when the canvas was last matched to it (CSS px, fractional). */
+  private paneWidth = -1;
+  private paneHeight = -1;
   private dpr = 1;
   /** Pixels scrolled away from row 0's edge. */
   private scroll = 0;
@@ -157,24 +160,35 @@ export class FlameCanvas {
     return this.content;
   }
 
-  /** Match the canvas to its pane's size and the device pixel ratio; true when it changed. */
+  /**
+   * Match the canvas to its pane's size and the device pixel ratio; true when it changed. The canvas's
+   * CSS box is set to exactly its backing store's size in device pixels (the pane's size rounded down to
+   * whole device pixels): a box of 721.9 px for a backing store of 1444 px makes the compositor resample
+   * the whole bitmap on every frame, which was most of a zoom's frame without a GPU (bench/suites/flame.js).
+   */
   resize(): boolean {
-    const w = this.pane.clientWidth;
-    const hgt = this.pane.clientHeight;
+    const rect = this.pane.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    if (w === this.widthCss && hgt === this.heightCss && dpr === this.dpr) return false;
-    this.widthCss = w;
-    this.heightCss = hgt;
+    if (rect.width === this.paneWidth && rect.height === this.paneHeight && dpr === this.dpr) return false;
+    this.paneWidth = rect.width;
+    this.paneHeight = rect.height;
     this.dpr = dpr;
-    this.canvas.width = Math.max(1, Math.round(w * dpr));
-    this.canvas.height = Math.max(1, Math.round(hgt * dpr));
+    const deviceW = Math.max(1, Math.floor(rect.width * dpr + 1e-6));
+    const deviceH = Math.max(1, Math.floor(rect.height * dpr + 1e-6));
+    this.canvas.width = deviceW;
+    this.canvas.height = deviceH;
+    this.widthCss = deviceW / dpr;
+    this.heightCss = deviceH / dpr;
+    this.canvas.style.width = `${this.widthCss}px`;
+    this.canvas.style.height = `${this.heightCss}px`;
     this.clampScroll();
     return true;
   }
 
   /** Whether the pane's size or the pixel ratio differs from the canvas's. */
   sizeChanged(): boolean {
-    return this.pane.clientWidth !== this.widthCss || this.pane.clientHeight !== this.heightCss || (window.devicePixelRatio || 1) !== this.dpr;
+    const rect = this.pane.getBoundingClientRect();
+    return rect.width !== this.paneWidth || rect.height !== this.paneHeight || (window.devicePixelRatio || 1) !== this.dpr;
   }
 
   get width(): number {

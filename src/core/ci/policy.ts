@@ -16,18 +16,9 @@ import { thresholdBounds, toDecide, toDecideText } from '../stats/decide';
 import { ratioInterval, ratioPercent } from '../stats/formatComparison';
 import type { MetricComparisonSet, MetricResult } from '../stats/metrics';
 
-export type FailOn = 'slower' | 'inconclusive';
+import type { GatePolicy } from './gatePolicy';
 
-export interface GatePolicy {
-  /** Which outcomes fail the run (`--fail-on slower,inconclusive`; `never`: none). Default: slower. */
-  failOn: ReadonlySet<FailOn>;
-  /** Fail only when the interval shows a slowdown larger than this many % (`--max-regression`). */
-  maxRegressionPct?: number;
-  /** A change smaller than this many % is worded as too small to matter (`--min-effect`). */
-  minEffectPct?: number;
-}
-
-export const DEFAULT_POLICY: GatePolicy = { failOn: new Set<FailOn>(['slower']) };
+export { DEFAULT_POLICY, type FailOn, type GatePolicy } from './gatePolicy';
 
 export type GateOutcome = 'pass' | 'regression' | 'inconclusive';
 

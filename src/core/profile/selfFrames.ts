@@ -2,7 +2,7 @@
  * Hotpath's own frames in a profile: its preloads (`hotpath-preload.js`, and the timing, startup and bench preloads, wherever installed) —
  * in script mode the program is paused in it (`waitForDebugger`) while the profiler starts — the code
  * Hotpath evaluates in the target over the inspector (the V8 probes, the exit hook, the event-loop
- * monitor and its 1 ms tick, the worker hub's wait for a turn), and everything they call. That time is
+ * monitor and its 5 ms tick, the worker hub's wait for a turn), and everything they call. That time is
  * profiler overhead, never a hotspot: it is left out of rankings and reported as one number.
  *
  * Code evaluated over the inspector has no script file (its frames' url is ''), so it is told by name:

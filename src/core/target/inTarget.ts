@@ -49,11 +49,13 @@ export function observeListen(observer: ListenObserver): void {
       const server = this as net.Server & { emit: (event: string | symbol, ...a: unknown[]) => boolean };
       if (!(server.emit as { hotpath?: boolean }).hotpath) {
         const emit = server.emit;
-        // Put back exactly what was there: the prototype's emit, or the app's own.
-        const own = Object.prototype.hasOwnProperty.call(server, 'emit');
+        // Put back the emit that was there (the prototype's, or the app's own) by assignment, never by
+        // `delete`: deleting a property that was not the last one added turns the server into a
+        // dictionary-mode object in V8, and every property read of it on the request path gets slower
+        // for the rest of the run — the profiled app would not be the app. Left as an own property
+        // holding the same function, the server keeps fast properties (test/unit/target/inTarget.test.ts).
         const restore = () => {
-          if (server.emit !== wrapped) return;
-          if (own) server.emit = emit; else delete (server as { emit?: unknown }).emit;
+          if (server.emit === wrapped) server.emit = emit;
         };
         const wrapped = function hotpathObserveListen(this: net.Server, event: string | symbol, ...rest: unknown[]): boolean {
           if (event === 'listening') {

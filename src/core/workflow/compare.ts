@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { neverCancelled } from '../common/cancellation';
+import { diffSideOf } from './diffSide';
 import { silentLogger } from '../common/logger';
 import type { Warning } from '../common/warnings';
 import { type LoadOptions, type LoadOptionsInput, resolveLoadOptions } from '../load/options';
@@ -107,10 +108,6 @@ export interface SideProfile {
   threads?: { labels: string[]; model: ProfileModel; attribution: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals> };
 }
 
-/** What a side's diff is made of: every thread when the comparison covers threads, else the main thread. */
-export function diffSideOf(p: SideProfile): { model: ProfileModel; attribution?: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals>; projectRoot?: string } {
-  return p.threads ? { model: p.threads.model, attribution: p.threads.attribution, v8Functions: p.threads.v8Functions, projectRoot: p.projectRoot } : p;
-}
 
 export interface CompareResult {
   kind: 'compare';

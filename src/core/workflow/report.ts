@@ -5,7 +5,7 @@ import { ErrorCode, HotpathError } from '../common/errors';
 import type { Warning } from '../common/warnings';
 import { allocationSites, type AllocationSite } from '../memory/sites';
 import type { LabelFilter } from '../pprof/labels';
-import { writePprof, type WrittenPprof } from '../pprof/write';
+import type { WrittenPprof } from '../pprof/write';
 import { loadProfile, readSourceMapSidecar, type ProfileModel } from '../profile';
 import type { PathMapOptions } from '../profile/pathMap';
 import { diffProfiles, type ProfileDiff } from '../profileDiff/functions';
@@ -91,6 +91,9 @@ export async function reportProfile(file: string, options: { limit?: number; att
     let startedAtMs: number | undefined;
     // A .cpuprofile's clock is monotonic: the file was written when profiling stopped.
     try { startedAtMs = model.origin?.timeMs ?? fs.statSync(profilePath).mtimeMs - (model.endTime - model.startTime) / 1000; } catch { /* a folder */ }
+    // Loaded only when asked for: the encoder is not needed by a report that writes no pprof.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { writePprof } = require('../pprof/write') as typeof import('../pprof/write');
     result.pprofExport = writePprof(options.pprofOut, model, analysis.attribution, { startedAtMs, source: profilePath, cwd: options.cwd ?? path.dirname(profilePath) });
   }
   return result;
