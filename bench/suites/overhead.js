@@ -333,8 +333,6 @@ async function concurrentRound(c, endpointName, settings, modes, roundIndex, log
     const rows = [];
     const order = modes.map((_, i) => modes[(i + roundIndex) % modes.length]);
     for (const mode of order) {
-      let ratio;
-      let mainThreadBusy;
       // Which of the two loads starts first matters too (the first process measured ~5% more CPU per
       // request than the second, whatever ran in it): the second block swaps the positions as well.
       const pairs = [];
@@ -353,8 +351,8 @@ async function concurrentRound(c, endpointName, settings, modes, roundIndex, log
         }
       }
       // [mode's side, other side] per block; the geometric mean of the two ratios.
-      ratio = Object.fromEntries(['mainUsPerRequest', 'processUsPerRequest'].map((k) => [k, Math.sqrt((pairs[0][0][k] / pairs[0][1][k]) * (pairs[1][0][k] / pairs[1][1][k]))]));
-      mainThreadBusy = pairs.flat().reduce((sum, x) => sum + x.mainThreadBusy, 0) / 4;
+      const ratio = Object.fromEntries(['mainUsPerRequest', 'processUsPerRequest'].map((k) => [k, Math.sqrt((pairs[0][0][k] / pairs[0][1][k]) * (pairs[1][0][k] / pairs[1][1][k]))]));
+      const mainThreadBusy = pairs.flat().reduce((sum, x) => sum + x.mainThreadBusy, 0) / 4;
       rows.push({ mode: mode.name, ratio, mainThreadBusy });
       log(`${endpointName} concurrent round ${roundIndex + 1} ${mode.name.padEnd(16)} main-thread CPU/req ×${ratio.mainUsPerRequest.toFixed(3)}, process CPU/req ×${ratio.processUsPerRequest.toFixed(3)}; main threads ${Math.round(100 * mainThreadBusy)}% busy`);
     }
@@ -373,16 +371,19 @@ function summarizeConcurrent(c, rounds, modes) {
   };
   const none = rounds.map((r) => r.find((x) => x.mode === 'none')?.ratio);
   for (const mode of modes) {
-    const rows = rounds.map((r) => r.find((x) => x.mode === mode.name)?.ratio).filter(Boolean);
+    const found = rounds.map((r) => r.find((x) => x.mode === mode.name)).filter(Boolean);
+    const rows = found.map((x) => x.ratio);
+    // How busy the apps' main threads were in this mode's blocks (share of a core, median over rounds).
+    const mainThreadBusy = round(median(found.map((x) => x.mainThreadBusy)), 2);
     if (mode.process === 'plain') {
       // plain ÷ preloaded, turned round: what the preload and the open inspector cost.
-      out.preload = { what: 'the preload and a connected inspector, nothing on, against no preload', mainUsPerRequestPct: interval(rows.map((r) => 1 / r.mainUsPerRequest)), processUsPerRequestPct: interval(rows.map((r) => 1 / r.processUsPerRequest)) };
+      out.preload = { what: 'the preload and a connected inspector, nothing on, against no preload', mainUsPerRequestPct: interval(rows.map((r) => 1 / r.mainUsPerRequest)), processUsPerRequestPct: interval(rows.map((r) => 1 / r.processUsPerRequest)), mainThreadBusy };
       continue;
     }
-    const entry = { what: mode.what, mainUsPerRequestVsPreloadPct: interval(rows.map((r) => r.mainUsPerRequest)), processUsPerRequestVsPreloadPct: interval(rows.map((r) => r.processUsPerRequest)) };
+    const entry = { what: mode.what, mainThreadBusy, mainUsPerRequestVsPreloadPct: interval(rows.map((r) => r.mainUsPerRequest)), processUsPerRequestVsPreloadPct: interval(rows.map((r) => r.processUsPerRequest)) };
     if (none.every(Boolean) && rows.length === none.length) {
-      entry.mainUsPerRequestVsNonePct = interval(rows.map((r, i) => r.mainUsPerRequest * (1 / none[i].mainUsPerRequest)));
-      entry.processUsPerRequestVsNonePct = interval(rows.map((r, i) => r.processUsPerRequest * (1 / none[i].processUsPerRequest)));
+      entry.mainUsPerRequestVsNonePct = interval(rows.map((r, i) => r.mainUsPerRequest / none[i].mainUsPerRequest));
+      entry.processUsPerRequestVsNonePct = interval(rows.map((r, i) => r.processUsPerRequest / none[i].processUsPerRequest));
     }
     out[mode.name] = entry;
   }

@@ -15,7 +15,6 @@ import { INCONCLUSIVE_PCT } from '../stats/comparisonWarnings';
 import { thresholdBounds, toDecide, toDecideText } from '../stats/decide';
 import { ratioInterval, ratioPercent } from '../stats/formatComparison';
 import type { MetricComparisonSet, MetricResult } from '../stats/metrics';
-
 import type { GatePolicy } from './gatePolicy';
 
 export { DEFAULT_POLICY, type FailOn, type GatePolicy } from './gatePolicy';

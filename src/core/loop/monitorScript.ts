@@ -11,10 +11,11 @@
  *   it fires: a late tick means the loop did not come back to its timers, i.e. one turn ran that long.
  *   An episode is the part of the turn that is certain — from when the tick was due to when it ran — so
  *   a turn's first `tickMs` at most go uncounted, and a turn counts when that certain part reaches the
- *   threshold. The tick is every 5 ms, not 1: on a fast endpoint (examples/shop in production, ~13k
- *   req/s) a 1 ms tick cost the app +8% (95% CI +4.6 … +13.8) main-thread CPU per request, a 5 ms one
- *   +4% (+0.5 … +8.1), within what an empty evaluation measures (`npm run bench -- overhead`, concurrent
- *   crossover pairs): every early wake-up of a loaded loop costs far more than the tick's own code.
+ *   threshold. The tick is every 5 ms, not 1: on a fast endpoint (examples/shop in production, ~12k
+ *   req/s) a bare 1 ms timer cost the app +8.4% (95% CI +3.7 … +13.2) main-thread CPU per request and a
+ *   5 ms one +4.2% (+0.5 … +8.1) in the same run (`npm run bench -- overhead`, concurrent crossover
+ *   pairs; a later run put the 5 ms one at +8.3%): every early wake-up of a loaded loop costs far more
+ *   than the tick's own code, and the tick is still the monitor's largest cost.
  *
  * Why a timer and not only the CPU profile: under load the main thread is rarely idle, so runs of
  * consecutive non-idle samples last hundreds of ms while every turn of the loop is short (measured on

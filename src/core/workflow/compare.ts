@@ -108,7 +108,6 @@ export interface SideProfile {
   threads?: { labels: string[]; model: ProfileModel; attribution: Attribution; v8Functions?: ReadonlyMap<number, V8FunctionSignals> };
 }
 
-
 export interface CompareResult {
   kind: 'compare';
   mode: 'http' | 'script';

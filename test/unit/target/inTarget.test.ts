@@ -12,13 +12,13 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-function observed(patchFirst: boolean, ownEmit: boolean): { port: boolean; fast: boolean; plainFast: boolean; emitIsOriginal: boolean; requestServed: boolean } {
+function observed(ownEmit: boolean): { port: boolean; fast: boolean; plainFast: boolean; emitIsOriginal: boolean; requestServed: boolean } {
   const script = `
     const http = require('node:http');
     const { observeListen } = require('./src/core/target/inTarget.ts');
     const fastOf = new Function('o', 'return %HasFastProperties(o)');
     let port = false;
-    if (${patchFirst}) observeListen({ onListening: (a) => { port = a.port > 0; }, onError: () => {} });
+    observeListen({ onListening: (a) => { port = a.port > 0; }, onError: () => {} });
     const server = http.createServer((req, res) => res.end('ok'));
     const ownEmit = ${ownEmit} ? function appEmit(...a) { return http.Server.prototype.emit.apply(this, a); } : null;
     if (ownEmit) server.emit = ownEmit;
@@ -41,12 +41,12 @@ function observed(patchFirst: boolean, ownEmit: boolean): { port: boolean; fast:
 
 describe("the preload's listen observer", () => {
   it('reports the port and leaves the server with fast properties and its own emit', () => {
-    const r = observed(true, false);
+    const r = observed(false);
     assert.deepEqual(r, { port: true, fast: true, plainFast: true, emitIsOriginal: true, requestServed: true });
   });
 
   it("puts back an app's own emit", () => {
-    const r = observed(true, true);
+    const r = observed(true);
     assert.deepEqual(r, { port: true, fast: true, plainFast: true, emitIsOriginal: true, requestServed: true });
   });
 
