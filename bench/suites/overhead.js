@@ -174,10 +174,10 @@ function v8Signals(c) {
   return { on: (p) => set(p, true), off: (p) => set(p, false) };
 }
 
-function loopMonitor(c) {
+function loopMonitor(c, options = {}) {
   let monitor;
   return {
-    on: async (p) => { monitor = await c.LoopMonitor.start(p.client, c.DEFAULT_MONITOR_OPTIONS); if (!(monitor instanceof c.LoopMonitor)) throw new Error(monitor.limitation); },
+    on: async (p) => { monitor = await c.LoopMonitor.start(p.client, { ...c.DEFAULT_MONITOR_OPTIONS, ...options }); if (!(monitor instanceof c.LoopMonitor)) throw new Error(monitor.limitation); },
     off: async () => { await monitor.stop(); },
   };
 }
@@ -204,12 +204,15 @@ function modesFor(c, settings) {
     { name: 'none', process: 'plain', what: 'no preload, no inspector' },
     ...settings.intervals.map((us) => ({ name: `cpu-${us}`, what: `CPU profiler at ${us} µs`, ...cpuProfiler(us) })),
     { name: 'v8', what: 'V8 signals (tracing flags) alone', ...v8Signals(c) },
-    { name: 'loop', what: 'event-loop and GC monitor alone', ...loopMonitor(c) },
+    { name: 'loop', what: 'event-loop monitor alone (as by default: no GC pauses)', ...loopMonitor(c) },
+    { name: 'loop+gc', what: 'event-loop monitor recording every GC pause (as with --memory)', ...loopMonitor(c, { gcPauses: true }) },
     { name: 'memory', what: `--memory's heap sampler alone (${c.DEFAULT_SAMPLING_INTERVAL_BYTES} B)`, ...heapSampler(c) },
     { name: 'default', what: `hotpath profile's defaults: V8 signals, CPU profiler at ${defaultInterval} µs (the default for a ${c.DEFAULT_LOAD_OPTIONS.durationSeconds} s run), event-loop monitor`, ...together(v8Signals(c), cpuProfiler(defaultInterval), loopMonitor(c)) },
-    { name: 'default+memory', what: 'the defaults with --memory', ...together(v8Signals(c), heapSampler(c), cpuProfiler(defaultInterval), loopMonitor(c)) },
+    { name: 'default+memory', what: 'the defaults with --memory (its heap sampler, every GC pause recorded)', ...together(v8Signals(c), heapSampler(c), cpuProfiler(defaultInterval), loopMonitor(c, { gcPauses: true })) },
     // What the default was before the interval was chosen from the run's length: every 1000 µs.
     ...(defaultInterval !== 1000 ? [{ name: 'previous-default', what: 'the previous defaults: V8 signals, CPU profiler at 1000 µs, event-loop monitor', ...together(v8Signals(c), cpuProfiler(1000), loopMonitor(c)) }] : []),
+    // Which part of the defaults costs what: the same without the event-loop monitor.
+    { name: 'default-no-loop', what: `the defaults without the event-loop monitor: V8 signals, CPU profiler at ${defaultInterval} µs`, ...together(v8Signals(c), cpuProfiler(defaultInterval)) },
   ];
   const only = settings.modes;
   return { defaultInterval, modes: only ? modes.filter((m) => only.includes(m.name)) : modes };

@@ -217,9 +217,12 @@ describe('VS Code end to end: a new user on an app whose only route is not /', f
       assert.match(labelled.after, LINE_SHARE, `${size}: the line's share comes first: "${labelled.after}"`);
       // The lens row above the long line, found by its label among the visible rows (Monaco keeps hidden
       // rows of lines out of view, with no box: the first arrow in the DOM can be one of those).
-      const rect = await page.locator('.editor-instance .monaco-editor .codelens-decoration', { hasText: labelled.after.trim() }).filter({ visible: true }).first()
+      // Found again on every read, and read until it has a box: right after a resize Monaco re-renders the
+      // lens row, and a row not laid out yet measures 0–0 (seen once on CI) — a state, not the product's.
+      const lensBox = () => page.locator('.editor-instance .monaco-editor .codelens-decoration', { hasText: labelled.after.trim() }).filter({ visible: true }).first()
         .locator('.codicon-arrow-small-down').first()
         .evaluate((icon) => { const r = (icon.closest('a') ?? icon.parentElement!).getBoundingClientRect(); return { left: r.left, right: r.right }; });
+      const rect = await settled(page, lensBox, { ready: (r) => r.right > r.left });
       assert.ok(rect.left >= bounds.contentLeft && rect.right <= limit + 1, `${size}: the lens label spans ${Math.round(rect.left)}–${Math.round(rect.right)}, text area ends at ${Math.round(limit)}`);
       const row = (await lensesWithLines(page)).find((l) => l.line.trim() === long);
       assert.ok(row?.lineLabel && row.lens.trim().startsWith(labelled.after), `${size}: the line's label opens its lens row: ${JSON.stringify(row)}`);

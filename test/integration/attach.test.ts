@@ -115,6 +115,11 @@ describe('attach to a running process', function () {
     assert.equal(doc.target.pid, app.pid);
     assert.equal(doc.hotspots.find((h: any) => h.category === 'user').function, 'fibonacciHot');
     assert.ok(doc.warnings.some((w: any) => w.code === 'NODE_ENV_NOT_PRODUCTION'));
+    // Without --memory the loop monitor runs (the loop's delay) but records no GC pauses (each one recorded
+    // costs the app): the GC share comes from the CPU profile.
+    assert.ok(doc.eventLoop.delayMs && doc.eventLoop.delayMs.max >= 0, JSON.stringify(doc.eventLoop).slice(0, 300));
+    assert.equal(doc.memory.gcSource, 'cpu-profile');
+    assert.equal(doc.memory.gcPauses, null);
     assert.doesNotThrow(() => process.kill(app.pid!, 0), 'the attached app is still running');
     assert.equal(await untilClosed(inspectPort), true, 'no inspector left open in the app');
     fs.rmSync(path.dirname(doc.profilePath), { recursive: true, force: true });

@@ -69,11 +69,14 @@ for (const [major] of NODE_MATRIX) {
     }
 
     it('a route that blocks the loop is named in blockingLines, the other route\'s p99 shows it, the allocation-heavy handler tops the sites', async () => {
-      // Chance of failing on a correct product: < 1e-6. Measured at load average 15 (Node 20), against
-      // what is asserted: 45 blocking episodes (≥ 3), 2,687 ms blocked on the PBKDF2 line against 60 ms on
-      // all others (more), /orders p99 147 ms = 15× its p50 (≥ 20 ms and ≥ 3×), catalogPage 164 KB per
-      // /catalog request (> 20 KB). A busy machine lengthens the PBKDF2 turns and the waits behind them;
-      // the ratios are properties of the app (1 request in 24 holds the loop ~40 ms), not of the machine.
+      // Chance of failing on a correct product: < 1e-6. Measured on a quiet machine (Node 20/22/24/26),
+      // against what is asserted: 34–61 blocking episodes (≥ 3), 1,259–2,529 ms blocked on the PBKDF2 line
+      // against 0 ms on all others (more), /orders p99 74–111 ms = 29–74× its p50 (≥ 20 ms and ≥ 3×),
+      // catalogPage 163–173 KB per /catalog request (> 20 KB). Each /report call holds the loop ~40 ms
+      // (PBKDF2, 200,000 rounds), so every one is an episode: the part of a turn the monitor's 20 ms tick is
+      // sure of is at least the turn less 20 ms (with 80,000 rounds, 17 ms here, only 6–9 calls were). A
+      // busy machine lengthens the PBKDF2 turns and the waits behind them; the ratios are properties of
+      // the app (1 request in 24 holds the loop), not of the machine.
       const doc = await cli(['profile', '--memory', ...MIX, ...LOAD]);
       const routes = doc.load.routes;
       assert.deepEqual(routes.map((r: any) => `${r.method} ${r.path}`), ['GET /orders', 'GET /report', 'GET /catalog']);
@@ -112,8 +115,8 @@ for (const [major] of NODE_MATRIX) {
       assert.ok(a.sites.some((s: any) => s.category === 'dependency' && s.package === 'express'), 'express\'s own allocations are sites of their own');
       assert.ok(fs.existsSync(a.heapProfilePath) && fs.existsSync(`${a.heapProfilePath}.html`), a.heapProfilePath);
 
-      // GC during the window, from the app's gc performance entries.
-      assert.equal(doc.memory.gcSource, 'performance-observer');
+      // GC during the window, from V8's record of each collection (--memory records the pauses).
+      assert.equal(doc.memory.gcSource, 'gc-profiler');
       assert.ok(doc.memory.gcPauses.count > 0 && doc.memory.gcPauses.maxMs >= doc.memory.gcPauses.p50Ms, JSON.stringify(doc.memory.gcPauses));
       assert.ok(doc.memory.gcPct >= 0 && doc.memory.gcPct < 100);
 

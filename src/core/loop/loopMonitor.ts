@@ -8,7 +8,7 @@ import type { CdpSession } from '../inspector/cdpClient';
 import type { Logger } from '../common/logger';
 import { INSTALL_MONITOR_EXPRESSION, REMOVE_MONITOR_EXPRESSION, startMonitorExpression, STOP_MONITOR_EXPRESSION, type MonitorReport, type MonitorStartOptions } from './monitorScript';
 
-export const DEFAULT_MONITOR_OPTIONS: MonitorStartOptions = { resolutionMs: 10, thresholdMs: 20, maxEpisodes: 5000, tickMs: 5 };
+export const DEFAULT_MONITOR_OPTIONS: MonitorStartOptions = { thresholdMs: 20, maxEpisodes: 5000, tickMs: 20, gcPauses: false, gcReadMs: 1000 };
 
 async function evaluate(session: CdpSession, expression: string): Promise<{ value?: unknown; error?: string }> {
   const r = await session.trySend<{ result?: { value?: unknown }; exceptionDetails?: { text?: string; exception?: { description?: string } } }>('Runtime.evaluate', { expression, returnByValue: true, silent: true });

@@ -2,20 +2,28 @@
  * The event-loop and GC monitor Hotpath evaluates inside the target over the inspector (launch and
  * attach alike), started right before the measured load and read right after it:
  *
- * - delay percentiles from Node's own `monitorEventLoopDelay` histogram (its values include the
- *   sampling resolution, which is subtracted);
+ * - delay percentiles: how late the tick below ran each time, in a `perf_hooks` histogram (what Node's
+ *   `monitorEventLoopDelay` measures with a timer of its own — a second timer waking the loop, which the
+ *   monitor used until the tick's own lateness replaced it: +1.7% main-thread CPU per request alone);
  * - event-loop utilization (`performance.eventLoopUtilization`) over the window;
- * - GC pauses from a `PerformanceObserver` of `gc` entries (main-thread pause per collection, by kind);
+ * - with `gcPauses` (`--memory`), every GC pause (main-thread pause per collection, by kind) from
+ *   `v8.GCProfiler`, recorded by V8's own GC callbacks in C++ and read once a second from the tick (its
+ *   JSON, ≈3.5 KB and ≈25 µs of parsing per collection, stays small and the read short). Recording every
+ *   collection is the monitor's one real cost, so it is not on by default: on a fast endpoint the defaults
+ *   with it cost +6.3% main-thread CPU per request (95% CI +3.2 … +9.5) and +1.7% (−2.1 … +5.6) without
+ *   it, the same as without the monitor at all (+1.8%), in one run (`npm run bench -- overhead`,
+ *   concurrent pairs, 12 rounds). A `PerformanceObserver` of `gc` entries, the source before, calls into
+ *   JS for every collection and cost more still (+6.9% alone, against +0.4% for the GC profiler unread);
  * - loop turns longer than a threshold, with their start and end on the process's monotonic clock (the
  *   clock of the CPU profile's timestamps), from a repeating timer (every `tickMs`) that measures how late
  *   it fires: a late tick means the loop did not come back to its timers, i.e. one turn ran that long.
  *   An episode is the part of the turn that is certain — from when the tick was due to when it ran — so
- *   a turn's first `tickMs` at most go uncounted, and a turn counts when that certain part reaches the
- *   threshold. The tick is every 5 ms, not 1: on a fast endpoint (examples/shop in production, ~12k
- *   req/s) a bare 1 ms timer cost the app +8.4% (95% CI +3.7 … +13.2) main-thread CPU per request and a
- *   5 ms one +4.2% (+0.5 … +8.1) in the same run (`npm run bench -- overhead`, concurrent crossover
- *   pairs; a later run put the 5 ms one at +8.3%): every early wake-up of a loaded loop costs far more
- *   than the tick's own code, and the tick is still the monitor's largest cost.
+ *   a turn's first `tickMs` at most go uncounted: every turn of threshold + `tickMs` or more counts, and
+ *   a shorter one when its certain part reaches the threshold. The tick is every 20 ms (never more than
+ *   the threshold), not 5 or 1: every early wake-up of a loaded loop costs far more than the tick's own
+ *   code. On a fast endpoint (examples/shop in production) a bare 1 ms timer cost +8.4% main-thread CPU
+ *   per request, 5 ms +4.2% (+0.4 … +8.2), 20 ms −0.1% (−2.6 … +2.5) (concurrent pairs; the last two
+ *   in one 12-round run).
  *
  * Why a timer and not only the CPU profile: under load the main thread is rarely idle, so runs of
  * consecutive non-idle samples last hundreds of ms while every turn of the loop is short (measured on
@@ -29,24 +37,27 @@
 export const MONITOR_KEY = 'hotpath.loopMonitor';
 
 export interface MonitorStartOptions {
-  /** monitorEventLoopDelay resolution, ms (Node's default: 10). */
-  resolutionMs: number;
   /** Loop turns at least this long are recorded as blocking episodes, ms. */
   thresholdMs: number;
-  /** How often the turn-timing tick is due, ms (1–20). */
+  /** How often the turn-timing tick is due, ms (1–20, and never more than thresholdMs). */
   tickMs: number;
+  /** Record every GC pause (v8.GCProfiler): it costs the app, so only `--memory` asks for it. */
+  gcPauses: boolean;
+  /** How often the tick reads the GC profiler's record and starts a new one, ms: its JSON stays small. */
+  gcReadMs: number;
   /** At most this many episodes are kept (the longest are what matters; the rest are counted). */
   maxEpisodes: number;
 }
 
 /** What the monitor reports for the window (times in ms unless said otherwise). */
 export interface MonitorReport {
-  /** Event-loop delay percentiles (resolution subtracted, never below 0). */
+  /** Event-loop delay percentiles: how late the tick ran (ms; count = ticks). */
   delay: { p50: number; p90: number; p99: number; max: number; mean: number; count: number };
   /** Share of the window the loop was busy (0–1). */
   utilization: number;
   windowMs: number;
-  gc: { count: number; totalMs: number; /** [durationMs, kind] pairs, the first maxGcEntries. */ entries: number[] };
+  /** null when gcPauses was off. */
+  gc: { count: number; totalMs: number; /** [durationMs, kind] pairs, the first maxGcEntries. */ entries: number[] } | null;
   /** [startUs, endUs] pairs on the monotonic clock (µs), in order. */
   episodes: number[];
   /** Episodes seen in all, including any beyond maxEpisodes. */
@@ -62,28 +73,38 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
   if (globalThis[key]) return true;
   const ph = process.getBuiltinModule('perf_hooks');
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  const v8 = process.getBuiltinModule('v8');
+  // v8.GCProfiler's gcType → perf_hooks' NODE_PERFORMANCE_GC_* kind (what gc.ts reads).
+  const gcKind = (type) => /^(Scavenge|Minor)/.test(type) ? 1 : type === 'MarkSweepCompact' ? 4 : type === 'IncrementalMarking' ? 8 : type === 'ProcessWeakCallbacks' ? 16 : 0;
   let state = null;
+  function hotpathGcHarvest(s, restart) {
+    if (!s.gcProfiler) return;
+    let stats = [];
+    try { stats = s.gcProfiler.stop().statistics || []; } catch {}
+    for (const e of stats) {
+      const ms = e.cost / 1000;
+      s.gcCount++;
+      s.gcTotal += ms;
+      if (s.gc.length < 40000) s.gc.push(Math.round(ms * 1000) / 1000, gcKind(e.gcType));
+    }
+    if (restart) s.gcProfiler.start();
+  }
   function hotpathLoopMonitorStop() {
     if (!state) return null;
     const s = state;
     state = null;
     clearInterval(s.timer);
-    s.eld.disable();
-    try { for (const e of s.observer.takeRecords()) s.onGc(e); } catch {}
-    s.observer.disconnect();
+    hotpathGcHarvest(s, false);
     const elu = ph.performance.eventLoopUtilization(s.elu);
-    const res = s.resolutionMs;
-    const ms = (ns) => Math.max(0, ns / 1e6 - res);
-    const h = s.eld;
-    const count = h.count ?? 0;
+    const h = s.delays;
+    const count = h.count;
+    const ms = (us) => us / 1000;
     const stopUs = nowUs();
     return JSON.stringify({
-      // The longest turn the tick saw is a delay too: Node's histogram drops its first interval, so a turn
-      // that began before its first sample (a busy machine) would be missing from its max.
-      delay: count > 0 ? { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: Math.max(ms(h.max), s.longestUs / 1000), mean: ms(h.mean), count } : { p50: 0, p90: 0, p99: 0, max: s.longestUs / 1000, mean: 0, count: 0 },
+      delay: count > 0 ? { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: s.longestUs / 1000, mean: ms(h.mean), count } : { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, count: 0 },
       utilization: elu.utilization,
       windowMs: (stopUs - s.startUs) / 1000,
-      gc: { count: s.gcCount, totalMs: s.gcTotal, entries: s.gc },
+      gc: s.gcProfiler ? { count: s.gcCount, totalMs: s.gcTotal, entries: s.gc } : null,
       episodes: s.episodes,
       episodeCount: s.episodeCount,
       startUs: s.startUs,
@@ -92,31 +113,35 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
   }
   function hotpathLoopMonitorStart(options) {
     if (state) hotpathLoopMonitorStop();
-    const eld = ph.monitorEventLoopDelay({ resolution: options.resolutionMs });
-    eld.enable();
-    const s = { eld, elu: ph.performance.eventLoopUtilization(), gc: [], gcCount: 0, gcTotal: 0, episodes: [], episodeCount: 0, longestUs: 0, resolutionMs: options.resolutionMs, startUs: nowUs() };
-    s.onGc = function hotpathGcEntry(e) {
-      s.gcCount++;
-      s.gcTotal += e.duration;
-      if (s.gc.length < 40000) s.gc.push(Math.round(e.duration * 1000) / 1000, (e.detail && e.detail.kind) || e.kind || 0);
-    };
-    s.observer = new ph.PerformanceObserver(function hotpathGcObserved(list) { for (const e of list.getEntries()) s.onGc(e); });
-    s.observer.observe({ entryTypes: ['gc'] });
+    const s = { delays: ph.createHistogram(), elu: ph.performance.eventLoopUtilization(), gc: [], gcCount: 0, gcTotal: 0, episodes: [], episodeCount: 0, longestUs: 0, startUs: nowUs() };
+    if (options.gcPauses) {
+      s.gcProfiler = new v8.GCProfiler();
+      s.gcProfiler.start();
+    }
+    s.gcHarvestedUs = s.startUs;
     const thresholdUs = options.thresholdMs * 1000;
     const maxPairs = options.maxEpisodes * 2;
-    const tickMs = Math.min(20, Math.max(1, Math.round(options.tickMs || 5)));
+    const tickMs = Math.max(1, Math.min(20, Math.round(options.tickMs || 20), Math.floor(options.thresholdMs)));
     const tickUs = tickMs * 1000;
+    const gcReadUs = Math.max(tickMs, options.gcReadMs || 1000) * 1000;
     let last = nowUs();
     s.timer = setInterval(function hotpathLoopTick() {
       const now = nowUs();
       // The tick was due one period after the previous one; anything later is time the loop spent elsewhere.
       const due = last + tickUs;
-      if (now - due > s.longestUs) s.longestUs = now - due;
+      const late = now - due;
+      if (late > s.longestUs) s.longestUs = late;
+      s.delays.record(late >= 1 ? Math.round(late) : 1); // the histogram takes integers ≥ 1 (µs)
       if (now - due >= thresholdUs) {
         s.episodeCount++;
         if (s.episodes.length < maxPairs) s.episodes.push(due, now);
       }
       last = now;
+      if (s.gcProfiler && now - s.gcHarvestedUs >= gcReadUs) {
+        s.gcHarvestedUs = now;
+        hotpathGcHarvest(s, true);
+        last = nowUs(); // the harvest's own time is Hotpath's, not a turn of the app's
+      }
     }, tickMs);
     s.timer.unref();
     state = s;

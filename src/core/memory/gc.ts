@@ -1,6 +1,6 @@
 /**
  * GC time during the measured window: the share of the window the main thread spent in collections
- * and the distribution of their pauses, from the `gc` performance entries the loop monitor collected
+ * and the distribution of their pauses, from the collections the loop monitor recorded with `v8.GCProfiler`
  * (one per collection: its main-thread duration and kind). Without them (attach to an old Node, the
  * monitor refused), the CPU profile's `(garbage collector)` samples give the share only.
  */
@@ -12,7 +12,7 @@ export interface GcSummary {
   gcPct: number;
   /** null when only the profile's GC samples were available (no pause list). */
   gcPauses: { count: number; p50Ms: number; p99Ms: number; maxMs: number; totalMs: number; byKind: Record<string, number> } | null;
-  source: 'performance-observer' | 'cpu-profile';
+  source: 'gc-profiler' | 'cpu-profile';
 }
 
 /** perf_hooks constants.NODE_PERFORMANCE_GC_*: the kind of each collection (scavenge = minor, mark-compact = major). */
@@ -26,19 +26,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-export function gcFromMonitor(report: MonitorReport): GcSummary {
+/** null when the monitor did not record the pauses (gcPauses off). */
+export function gcFromMonitor(report: MonitorReport): GcSummary | null {
+  const gc = report.gc;
+  if (!gc) return null;
   const durations: number[] = [];
   const byKind: Record<string, number> = {};
-  for (let i = 0; i + 1 < report.gc.entries.length; i += 2) {
-    durations.push(report.gc.entries[i]);
-    const kind = KINDS[report.gc.entries[i + 1]] ?? 'other';
+  for (let i = 0; i + 1 < gc.entries.length; i += 2) {
+    durations.push(gc.entries[i]);
+    const kind = KINDS[gc.entries[i + 1]] ?? 'other';
     byKind[kind] = (byKind[kind] ?? 0) + 1;
   }
   durations.sort((a, b) => a - b);
   return {
-    gcPct: report.windowMs > 0 ? round((100 * report.gc.totalMs) / report.windowMs) : 0,
-    gcPauses: { count: report.gc.count, p50Ms: round(percentile(durations, 50), 3), p99Ms: round(percentile(durations, 99), 3), maxMs: round(durations[durations.length - 1] ?? 0, 3), totalMs: round(report.gc.totalMs), byKind },
-    source: 'performance-observer',
+    gcPct: report.windowMs > 0 ? round((100 * gc.totalMs) / report.windowMs) : 0,
+    gcPauses: { count: gc.count, p50Ms: round(percentile(durations, 50), 3), p99Ms: round(percentile(durations, 99), 3), maxMs: round(durations[durations.length - 1] ?? 0, 3), totalMs: round(gc.totalMs), byKind },
+    source: 'gc-profiler',
   };
 }
 

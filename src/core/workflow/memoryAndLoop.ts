@@ -36,12 +36,12 @@ export interface MemoryResult {
   /** % of the window the main thread spent in GC pauses. */
   gcPct: number;
   gcPauses: GcSummary['gcPauses'];
-  /** Where the GC figures come from: the app's `gc` performance entries, or the CPU profile's GC samples. */
+  /** Where the GC figures come from: V8's record of each collection (`v8.GCProfiler`), or the CPU profile's GC samples. */
   gcSource: GcSummary['source'];
 }
 
 export interface EventLoopResult {
-  /** Event-loop delay over the window (monitorEventLoopDelay); null when the monitor could not run. */
+  /** Event-loop delay over the window (how late the monitor's tick ran); null when the monitor could not run. */
   delayMs: { p50: number; p90: number; p99: number; max: number; mean: number } | null;
   /** Share of the window the loop was busy (0–1); null without the monitor. */
   utilization: number | null;
@@ -114,7 +114,7 @@ export async function analyzeMemoryAndLoop(input: {
     extras.allocationLines = allocationLines(allocationModel, attribution, requests, { where: (id) => whereLabel(attribution.functions[id]) });
   }
 
-  const gc = captured.loop ? gcFromMonitor(captured.loop) : gcFromProfile(model);
+  const gc = (captured.loop && gcFromMonitor(captured.loop)) ?? gcFromProfile(model);
   const memory: MemoryResult = { allocations, gcPct: gc.gcPct, gcPauses: gc.gcPauses, gcSource: gc.source };
 
   const loop = captured.loop;

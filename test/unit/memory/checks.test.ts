@@ -3,7 +3,7 @@ import { gcCheck, growthCheck, loopCheck } from '../../../src/core/workflow/runt
 import type { EventLoopResult, MemoryResult } from '../../../src/core/workflow/memoryAndLoop';
 
 const memory = (gcPct: number, withSites: boolean): MemoryResult => ({
-  gcPct, gcPauses: { count: 40, p50Ms: 1.2, p99Ms: 9.5, maxMs: 12, totalMs: 400, byKind: { minor: 38, major: 2 } }, gcSource: 'performance-observer',
+  gcPct, gcPauses: { count: 40, p50Ms: 1.2, p99Ms: 9.5, maxMs: 12, totalMs: 400, byKind: { minor: 38, major: 2 } }, gcSource: 'gc-profiler',
   allocations: withSites ? { samplingIntervalBytes: 32768, includesCollected: true, totalBytes: 1e8, bytesPerRequest: 40_000, heapProfilePath: null, sites: [
     { function: 'write_', file: 'node:_http_outgoing', line: 898, bytes: 1e6, bytesPerRequest: 2000, pct: 5, category: 'node', package: null },
     { function: 'catalogPage', file: '/app/lib/catalog.js', line: 6, bytes: 5e7, bytesPerRequest: 20_000, pct: 50, category: 'user', package: null },

@@ -48,7 +48,7 @@ describe('Hotpath\'s own frames', () => {
     const model = synthModel([
       fn('listOnTimeout', 'node:internal/timers', 500, 25, { children: [fn('hotpathLoopTick', '', 97, 50, { self: 30, children: [fn('nowUs', '', 55, 16, { self: 5 })] })] }),
       fn('(anonymous)', '', 1, 1, { children: [fn('hotpathLoopMonitorStart', '', 82, 35, { self: 40 })] }),
-      fn('hotpathGcObserved', '', 92, 62, { self: 8 }),
+      fn('hotpathGcHarvest', '', 92, 62, { self: 8 }),
       fn('hotpathWorkerTurn', '', 1, 30, { self: 6 }),
       fn('__hotpathV8ProbeInterpreted', '', 3, 45, { self: 4 }),
       fn('row', 'lib/render.js', row[0], row[1], { self: 20 }),
@@ -57,7 +57,7 @@ describe('Hotpath\'s own frames', () => {
     ]);
     const analysis = await analyzeModel(model, { thread: 'main', limit: 20, profilePath: '/nonexistent/synth.cpuprofile', attribution: false });
     const names = analysis.hotspots.map((h) => h.function);
-    for (const own of ['hotpathLoopTick', 'nowUs', 'hotpathLoopMonitorStart', 'hotpathGcObserved', 'hotpathWorkerTurn', '__hotpathV8ProbeInterpreted']) {
+    for (const own of ['hotpathLoopTick', 'nowUs', 'hotpathLoopMonitorStart', 'hotpathGcHarvest', 'hotpathWorkerTurn', '__hotpathV8ProbeInterpreted']) {
       assert.ok(!names.includes(own), `${own} is Hotpath's: ${names.join(', ')}`);
     }
     assert.ok(names.includes('row') && names.includes('hotpathHelper'), names.join(', '));
@@ -72,7 +72,7 @@ describe('Hotpath\'s own frames', () => {
       }
     }
     // The scan finds what it must: the loop monitor, the V8 probes and exit hook, the worker hub's look at a worker.
-    for (const known of ['hotpathLoopMonitorStart', 'hotpathLoopMonitorStop', 'hotpathLoopTick', 'hotpathGcObserved', `${PROBE_NAME}Loop`, `${PROBE_NAME}Interpreted`, 'hotpathV8ExitHook', 'hotpathWorkerState']) {
+    for (const known of ['hotpathLoopMonitorStart', 'hotpathLoopMonitorStop', 'hotpathLoopTick', 'hotpathGcHarvest', `${PROBE_NAME}Loop`, `${PROBE_NAME}Interpreted`, 'hotpathV8ExitHook', 'hotpathWorkerState']) {
       assert.ok(found.has(known), `${known} found in the sources: ${[...found.keys()].join(', ')}`);
     }
     const notOwn = [...found].filter(([name]) => !isHotpathFrame(name, ''));
