@@ -35,7 +35,7 @@
 // settling), HOTPATH_BENCH_OVERHEAD_CONNECTIONS (10), HOTPATH_BENCH_OVERHEAD_WARMUP (3 s per process),
 // HOTPATH_BENCH_OVERHEAD_INTERVALS (100,250,500,1000,2000,4000 µs), HOTPATH_BENCH_OVERHEAD_ENDPOINTS
 // (fast,slow), HOTPATH_BENCH_OVERHEAD_MODES (a comma list to run only some modes),
-// HOTPATH_BENCH_OVERHEAD_DESIGNS (sequential,concurrent), HOTPATH_BENCH_OVERHEAD_CONCURRENT_ROUNDS (8).
+// HOTPATH_BENCH_OVERHEAD_DESIGNS (sequential,concurrent), HOTPATH_BENCH_OVERHEAD_CONCURRENT_ROUNDS (12).
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -432,7 +432,7 @@ async function run({ log }) {
     endpoints: (process.env.HOTPATH_BENCH_OVERHEAD_ENDPOINTS || 'fast,slow').split(','),
     modes: process.env.HOTPATH_BENCH_OVERHEAD_MODES ? process.env.HOTPATH_BENCH_OVERHEAD_MODES.split(',') : undefined,
     designs: (process.env.HOTPATH_BENCH_OVERHEAD_DESIGNS || 'sequential,concurrent').split(','),
-    concurrentRounds: Number(process.env.HOTPATH_BENCH_OVERHEAD_CONCURRENT_ROUNDS || 8),
+    concurrentRounds: Number(process.env.HOTPATH_BENCH_OVERHEAD_CONCURRENT_ROUNDS || 12),
   };
   if (os.platform() !== 'linux') throw new Error('the overhead suite reads per-thread CPU time from /proc (Linux only)');
   log('bundling the core → bench/.build/overhead.js');
