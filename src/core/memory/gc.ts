@@ -1,8 +1,8 @@
 /**
  * GC time during the measured window: the share of the window the main thread spent in collections
  * and the distribution of their pauses, from the collections the loop monitor recorded with `v8.GCProfiler`
- * (one per collection: its main-thread duration and kind). Without them (attach to an old Node, the
- * monitor refused), the CPU profile's `(garbage collector)` samples give the share only.
+ * (one per collection: its main-thread duration and kind; only with --memory, as recording them costs
+ * the app). Without them, the CPU profile's `(garbage collector)` samples give the share only.
  */
 import type { MonitorReport } from '../loop/monitorScript';
 import type { ProfileModel } from '../profile/types';
@@ -43,6 +43,11 @@ export function gcFromMonitor(report: MonitorReport): GcSummary | null {
     gcPauses: { count: gc.count, p50Ms: round(percentile(durations, 50), 3), p99Ms: round(percentile(durations, 99), 3), maxMs: round(durations[durations.length - 1] ?? 0, 3), totalMs: round(gc.totalMs), byKind },
     source: 'gc-profiler',
   };
+}
+
+/** Why a GC summary has no pause list, in a few words for the report and the checklist. */
+export function noPauseListReason(memoryOn: boolean): string {
+  return memoryOn ? 'from the CPU profile; no pause list: the event-loop monitor did not run' : 'from the CPU profile; --memory lists the pauses';
 }
 
 export function gcFromProfile(model: ProfileModel): GcSummary {

@@ -3,6 +3,7 @@ import type { LoadResult } from '../load/result';
 import { perSecondSpread } from '../load/perSecondSpread';
 import { describeRequests } from '../load/routes';
 import { growthRate, type GrowthComparison } from '../memory/growthComparison';
+import { noPauseListReason } from '../memory/gc';
 import type { LeakSummary } from '../workflow/leakCheck';
 import type { EventLoopResult, MemoryResult } from '../workflow/memoryAndLoop';
 import { bytes, code, type Inline, int, type Line, line, loc, ms, pct, prose, section, type Section, table, text } from './model';
@@ -32,7 +33,7 @@ const where = (category: string, pkg: string | null): Inline => (category === 'd
 export function memorySection(memory: MemoryResult | undefined): Section | undefined {
   if (!memory) return undefined;
   const p = memory.gcPauses;
-  const gc: Inline = ['GC: ', pct(memory.gcPct), ' of the time in pauses', p ? [' (', int(p.count), ' collections: p50 ', ms(p.p50Ms), ', p99 ', ms(p.p99Ms), ', longest ', ms(p.maxMs), ')'] : ' (from the CPU profile; --memory lists the pauses)'];
+  const gc: Inline = ['GC: ', pct(memory.gcPct), ' of the time in pauses', p ? [' (', int(p.count), ' collections: p50 ', ms(p.p50Ms), ', p99 ', ms(p.p99Ms), ', longest ', ms(p.maxMs), ')'] : [' (', noPauseListReason(memory.allocations !== null), ')']];
   const a = memory.allocations;
   if (!a) return section('memory', [text([gc])]);
   const head: Inline = ['Allocations: ', bytes(a.totalBytes), ' sampled', a.bytesPerRequest !== null ? [' (', bytes(a.bytesPerRequest), '/request)'] : '', ', every ', bytes(a.samplingIntervalBytes), ' on average', a.includesCollected ? ', objects the GC freed included' : ''];

@@ -6,6 +6,7 @@
 import { formatBytes, formatMs, formatPct } from '../../shared/text/numbers';
 import type { GrowthSummary } from '../memory/growthComparison';
 import { growthRate } from '../memory/growthComparison';
+import { noPauseListReason } from '../memory/gc';
 import type { PreflightCheck } from './preflight';
 import type { EventLoopResult, MemoryResult } from './memoryAndLoop';
 
@@ -24,7 +25,7 @@ function topUserSite(memory: MemoryResult) {
 
 export function gcCheck(memory: MemoryResult): PreflightCheck {
   const pauses = memory.gcPauses;
-  const observed = `${formatPct(memory.gcPct)} of the time in GC pauses${pauses ? ` (${pauses.count} collections, p99 ${formatMs(pauses.p99Ms)}, longest ${formatMs(pauses.maxMs)})` : ' (from the CPU profile; --memory lists the pauses)'}`;
+  const observed = `${formatPct(memory.gcPct)} of the time in GC pauses${pauses ? ` (${pauses.count} collections, p99 ${formatMs(pauses.p99Ms)}, longest ${formatMs(pauses.maxMs)})` : ` (${noPauseListReason(memory.allocations !== null)})`}`;
   // Titles state what was found (the checklist reads as findings), not the goal.
   if (memory.gcPct < GC_INFO_PCT) return { id: 'gc-share', status: 'pass', title: 'GC not a bottleneck', observed };
   const title = memory.gcPct >= GC_WARN_PCT ? 'GC takes a large share of the time' : 'GC takes a noticeable share of the time';

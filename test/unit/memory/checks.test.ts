@@ -26,6 +26,12 @@ describe('checks after a run: GC, the event loop, heap growth', () => {
     assert.match(gcCheck(memory(14, false)).advice!, /Run with --memory/);
   });
 
+  it('GC without a pause list says why: not asked for (no --memory), or the monitor did not run', () => {
+    const noPauses = (withSites: boolean): MemoryResult => ({ ...memory(3, withSites), gcPauses: null, gcSource: 'cpu-profile' });
+    assert.equal(gcCheck(noPauses(false)).observed, '3.0% of the time in GC pauses (from the CPU profile; --memory lists the pauses)');
+    assert.equal(gcCheck(noPauses(true)).observed, '3.0% of the time in GC pauses (from the CPU profile; no pause list: the event-loop monitor did not run)');
+  });
+
   it('titles state what was found, never the goal of a check that failed', () => {
     assert.equal(gcCheck(memory(2, true)).title, 'GC not a bottleneck');
     assert.equal(gcCheck(memory(7, true)).title, 'GC takes a noticeable share of the time');
