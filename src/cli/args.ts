@@ -35,10 +35,11 @@ Load options:
 
 Memory and the event loop (profile):
   --memory                  sample allocations over the profiled window (V8's sampling heap
-                            profiler, objects the GC already freed included): sites by bytes/request
+                            profiler, objects the GC already freed included): sites by bytes/request;
+                            and list every GC pause (recording them costs the app)
   --memory-interval BYTES   mean bytes between allocation samples (default 32768)
   --block-threshold MS      loop turns at least this long are blocking episodes (default 20)
-  The event-loop delay, utilization, GC pauses and blocking episodes are always reported.
+  The event-loop delay, utilization, GC share and blocking episodes are always reported.
 
 Leak check (leak; baseline --leak keeps one with the baseline, verify repeats it):
   --rung N                  requests between the first heap measurements (default 2000): the heap
