@@ -38,6 +38,17 @@ describe('LatencyRecorder', () => {
     assert.ok(Math.abs(s.mean - 0.5005) < 0.002, `mean ${s.mean}`);
   });
 
+  it('never reports a percentile above the largest latency recorded (HDR answers with the top of a bucket)', () => {
+    const r = new LatencyRecorder();
+    for (let i = 0; i < 99; i++) r.recordMs(5);
+    r.recordMs(222.777);
+    r.recordMs(222.777); // p99 falls in the bucket of 222.777 ms, whose top is 222.847 ms
+    const s = r.summary();
+    assert.equal(s.max, 222.777);
+    assert.equal(s.p99, 222.777);
+    assert.ok(s.p50 >= 5 && s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.max, JSON.stringify(s));
+  });
+
   it('reports zeros when nothing was recorded', () => {
     assert.deepEqual(new LatencyRecorder().summary(), { mean: 0, stddev: 0, p50: 0, p90: 0, p99: 0, max: 0 });
   });
