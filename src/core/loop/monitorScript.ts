@@ -98,7 +98,8 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
     const elu = ph.performance.eventLoopUtilization(s.elu);
     const h = s.delays;
     const count = h.count;
-    const ms = (us) => us / 1000;
+    // The histogram answers with the top of a bucket (3 digits), which can lie above the longest delay seen.
+    const ms = (us) => Math.min(us, Math.max(1, Math.round(s.longestUs))) / 1000;
     const stopUs = nowUs();
     return JSON.stringify({
       delay: count > 0 ? { p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: s.longestUs / 1000, mean: ms(h.mean), count } : { p50: 0, p90: 0, p99: 0, max: 0, mean: 0, count: 0 },

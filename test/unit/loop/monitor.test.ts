@@ -48,6 +48,8 @@ describe('event-loop monitor (the script evaluated in the app)', function () {
     assert.ok(held[1] - held[0] >= 150_000 - tickUs - 2000, `${held[1] - held[0]} µs`);
     assert.equal(report.episodeCount, spans.length);
     assert.ok(report.delay.max >= 100, `max delay ${report.delay.max} ms`);
+    const d = report.delay;
+    assert.ok(d.p50 <= d.p90 && d.p90 <= d.p99 && d.p99 <= d.max && d.mean <= d.max, `percentiles never above the max: ${JSON.stringify(d)}`);
     assert.ok(report.utilization > 0 && report.utilization <= 1);
     assert.ok(report.gc.count > 0 && report.gc.entries.length === 2 * Math.min(report.gc.count, 20000), JSON.stringify(report.gc).slice(0, 200));
     const kinds = report.gc.entries.filter((_, i) => i % 2 === 1);
