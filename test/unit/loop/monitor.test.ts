@@ -64,7 +64,8 @@ describe('event-loop monitor (the script evaluated in the app)', function () {
     // (3 million escaping objects); the wait is longer than the read period, so a tick reads and restarts
     // the monitor's GC profiler between the two churns (timers fire late, never early). A GC profiler of
     // the test's own, started before the monitor and stopped after it, sees every collection the monitor
-    // should (and the few its own start and stop may cause: hence the slack of 2).
+    // should, plus any that ran while one of the monitor's reads parsed its record (the record is stopped
+    // then): 0 in 14 runs of 15 and 1 in one here; the slack is 3 — a lost read would miss dozens.
     const reference = new GCProfiler();
     reference.start();
     evaluate(INSTALL_MONITOR_EXPRESSION);
@@ -76,7 +77,7 @@ describe('event-loop monitor (the script evaluated in the app)', function () {
     const seen = reference.stop()!.statistics.length;
     assert.ok(report.gc);
     assert.ok(seen >= 4, `the churns collected: ${seen}`);
-    assert.ok(report.gc.count >= seen - 2 && report.gc.count <= seen, `the monitor counted ${report.gc.count} of ${seen} collections`);
+    assert.ok(report.gc.count >= seen - 3 && report.gc.count <= seen, `the monitor counted ${report.gc.count} of ${seen} collections`);
   });
 
   it('records no GC pauses unless asked (gcPauses off: the report says null, not zero collections)', async () => {
