@@ -133,7 +133,7 @@ export const INSTALL_MONITOR_EXPRESSION = `(() => {
       const late = now - due;
       if (late > s.longestUs) s.longestUs = late;
       s.delays.record(late >= 1 ? Math.round(late) : 1); // the histogram takes integers ≥ 1 (µs)
-      if (now - due >= thresholdUs) {
+      if (late >= thresholdUs) {
         s.episodeCount++;
         if (s.episodes.length < maxPairs) s.episodes.push(due, now);
       }
