@@ -16,6 +16,7 @@ import type { RawCpuProfile } from '../inspector/profilingRun';
 import { buildProfileModel } from '../profile';
 import { distFile } from '../target/distFiles';
 import { launchTarget, quoteForNodeOptions } from '../target/launcher';
+import { runPastWait } from '../target/resume';
 import { ownedTempDir } from '../target/staleFiles';
 import type { ProcessReport } from '../target/reports';
 import { V8Collector } from '../v8/collector';
@@ -128,6 +129,7 @@ export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?:
   let frames: Awaited<ReturnType<typeof taskFunctionFrames>> = [];
   let main: ProcessReport | undefined;
   let hooked = false;
+  let unreleased: string | undefined;
   const attached = new Promise<void>((resolve) => {
     const attach = async (proc: ProcessReport) => {
       if (main || proc.inProcess) return;
@@ -154,8 +156,10 @@ export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?:
         }
       } catch (err) {
         logger.warn(`No V8 signals for the benchmark (PID ${proc.pid}): ${errorMessage(err)}`);
+        // Not connected: nothing can let the process out of its wait; stop it rather than wait for the timeout.
+        if (!client && proc.waiting) { unreleased = errorMessage(err); void target.stop(); }
       } finally {
-        await client?.trySend('Runtime.runIfWaitingForDebugger');
+        if (client) await runPastWait(client, target, proc.pid);
         // Without an exit hook there is nothing more to ask: disconnect now, or the process waits for us at exit.
         if (!hooked) await client?.close();
         resolve();
@@ -171,6 +175,7 @@ export async function runBenchmarkOnce(request: BenchRunRequest, deps: { token?:
   try {
     const exit = await target.exited;
     if (token.isCancellationRequested) throw cancelledError();
+    if (unreleased !== undefined) throw new HotpathError(ErrorCode.InspectorUnavailable, `The benchmark ${request.file} did not run: Hotpath could not attach to its process to start it (${unreleased}).${target.output.forMessage()}`);
     if (timedOut) throw new HotpathError(ErrorCode.Timeout, `The benchmark ${request.file} did not finish within ${Math.round(request.timeoutMs! / 1000)} s (--timeout).${target.output.forMessage()}`);
     if (main) await attached;
     let results: BenchProcessResults | undefined;

@@ -125,7 +125,10 @@ function main(): void {
   }
   const waiting = mode === 'script' && opened.inspectorUrl !== null;
   report(file, { type: 'process', ...facts, ...opened, waiting });
-  if (waiting) inspector.waitForDebugger();
+  if (waiting) {
+    inspector.waitForDebugger();
+    report(file, { type: 'resumed', pid: process.pid });
+  }
 }
 
 main();

@@ -79,7 +79,18 @@ export interface RoutesReport extends RouteTable {
   port: number;
 }
 
-export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport | RoutesReport;
+/**
+ * Script mode: the process left the preload's `inspector.waitForDebugger()` and runs the program. The
+ * debugger's Runtime.runIfWaitingForDebugger can reach the process before it starts waiting (after its
+ * `process` report, before the wait: a process descheduled there); it is then lost and the wait never
+ * ends. This report is how Hotpath knows its run was not lost (see target/resume.ts).
+ */
+export interface ResumedReport {
+  type: 'resumed';
+  pid: number;
+}
+
+export type TargetReport = ProcessReport | ListeningReport | ListenErrorReport | WorkerProfileReport | RoutesReport | ResumedReport;
 
 export function parseReportLine(line: string): TargetReport | undefined {
   try {

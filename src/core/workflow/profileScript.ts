@@ -7,6 +7,7 @@ import type { Warning } from '../common/warnings';
 import { CdpClient } from '../inspector/cdpClient';
 import { type CapturedProfile, ProfilingRun, type RawCpuProfile } from '../inspector/profilingRun';
 import { launchTarget } from '../target/launcher';
+import { runPastWait } from '../target/resume';
 import { readBoundedFileSync } from '../common/boundedRead';
 import { busyMicros } from '../profile/selfFrames';
 import type { ProcessReport, TargetReport } from '../target/reports';
@@ -75,9 +76,11 @@ export async function profileScript(request: ScriptRequest, deps: WorkflowDeps =
     } catch (err) {
       entry.error = errorMessage(err);
       logger.warn(`Could not profile PID ${proc.pid}: ${entry.error}`);
+      // Not connected: nothing can let it out of its wait; stop it rather than hang until the timeout.
+      if (!entry.client && proc.waiting) void target.stop();
     } finally {
       // Always let it run: a process left paused would hang the command.
-      await entry.client?.trySend('Runtime.runIfWaitingForDebugger');
+      if (entry.client) await runPastWait(entry.client, target, proc.pid);
     }
   };
   // V8 signals: switched on before the script runs; read in an exit hook while the process still
