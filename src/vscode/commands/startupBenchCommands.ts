@@ -25,8 +25,10 @@ async function profileStartup(deps: StartupBenchDeps): Promise<void> {
     return;
   }
   const scope = vscode.Uri.file(target.cwd);
-  const profileRuns = vscode.workspace.getConfiguration('hotpath.startup', scope).get<number>('profileRuns') ?? 10;
-  await deps.controller.runWithProgress({ kind: 'startup', target, settings: runSettings(scope, target), profileRuns });
+  const config = vscode.workspace.getConfiguration('hotpath.startup', scope);
+  const profileRuns = config.get<number>('profileRuns') ?? 10;
+  const runs = config.get<number>('runs') || undefined; // 0: adaptive
+  await deps.controller.runWithProgress({ kind: 'startup', target, settings: runSettings(scope, target), profileRuns, ...(runs ? { runs } : {}) });
 }
 
 /** "Hotpath: Run Benchmark": the given file (the CodeLens), the active editor's, or one picked. */

@@ -43,7 +43,10 @@ export function runRequestOf(run: AgentRun): RunRequest {
     }
     case 'startup': {
       const variants = run.startup ? { ...(run.startup.nodes ? { nodes: run.startup.nodes } : {}), ...(run.startup.base !== undefined ? { base: run.startup.base } : {}) } : undefined;
-      return { kind: 'startup', target, settings, profileRuns: vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd)).get<number>('profileRuns') ?? 10, ...(variants ? { variants } : {}) };
+      const config = vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd));
+      // The agent's `runs` first (it was dropped here before), then the user's setting (0: adaptive).
+      const runs = run.runs ?? (config.get<number>('runs') || undefined);
+      return { kind: 'startup', target, settings, profileRuns: config.get<number>('profileRuns') ?? 10, ...(runs ? { runs } : {}), ...(variants ? { variants } : {}) };
     }
     case 'bench': {
       const b = run.bench!;

@@ -65,7 +65,7 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
       const v = request.variants;
       if (v) return runStartupVariants({ command: t.command, cwd: t.cwd, env: t.env, ...(v.nodes ? { nodes: v.nodes } : {}), ...(v.base !== undefined ? { base: v.base } : {}), bisect: false, options: {} }, deps);
       // The editor's sampling setting is for load profiles; startup profiles sample at 100 µs (a start is short).
-      return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, name: profileName(t.name), limit: 50 }, deps);
+      return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, ...(request.runs ? { runs: request.runs } : {}), name: profileName(t.name), limit: 50 }, deps);
     }
     case 'bench':
       return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks, ...(request.compareTasks ? { compareTasks: request.compareTasks } : {}) }, deps);
