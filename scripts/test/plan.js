@@ -16,8 +16,7 @@
 //             header comment, saying why.
 //
 // Real VS Code (test/e2e): the files share one code-server per mocha process (test/e2e/session.ts), so
-// they run together, spread over run.js --e2e-jobs processes (default 2), which run beside the shared
-// lane's slots rather than in them (they mostly wait on the UI); a file tagged
+// they run together in one process (run.js --e2e-jobs splits them over more); a file tagged
 // `test-lane: own` (one that starts a code-server of its own) gets a process to itself. They are the only
 // tests retried (once, on CI).
 //

@@ -10,8 +10,7 @@
 //
 // Options: --grep/-g PATTERN, --invert, --only unit,integration,browser,e2e, --quick, --jobs N|auto (mocha
 // processes of the shared lane at a time; default auto: one more than the machine's idle cores, 1 to 3),
-// --e2e-jobs N (processes the real-VS-Code files are spread over, each with its code-server, and how many
-// of them run at once, beside the --jobs slots: they mostly wait on the UI; default 2),
+// --e2e-jobs N (processes the real-VS-Code files are spread over, each with its code-server; default 1),
 // --retries N (real-VS-Code tests; default 1 when CI is set, else 0), --bail, --list (print the plan and
 // exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds options from the environment.
 //
@@ -33,7 +32,7 @@ const REPORTER = path.join(__dirname, 'reporter.js');
 const TIMINGS = path.join(RESULTS, 'timings.json');
 
 function parseArgs(argv) {
-  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 2, retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
+  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 1, retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
@@ -244,37 +243,27 @@ async function main() {
     return;
   }
 
-  console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time (and up to ${o.e2eJobs} real-VS-Code processes beside them), then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
+  console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time, then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
   const results = [];
   let stop = false;
   const vsix = jobs.some((j) => j.group === 'e2e') ? packageOnce() : null;
 
-  // Shared lane: longest first; printed whole as each ends (unless one at a time). Two kinds of slot:
-  // `jobs` for the unit, browser and integration processes, and `e2eJobs` beside them for the
-  // real-VS-Code ones, which mostly wait on the UI (code-server, Chromium and the extension host
-  // together used ~0.35 of a core over their 9–10 minutes: 198 s of CPU in 564 s) — in a CPU slot
-  // they kept one of three slots for the whole lane while it did little.
+  // Shared lane: longest first, `jobs` at a time; printed whole as each ends (unless one at a time).
   const shared = jobs.filter((j) => j.lane === 'shared').sort((a, b) => b.estimate - a.estimate);
   await new Promise((resolve) => {
-    const running = { cpu: 0, e2e: 0 };
-    const limit = { cpu: o.jobs, e2e: o.e2eJobs };
-    const kind = (job) => (job.group === 'e2e' ? 'e2e' : 'cpu');
+    let running = 0;
     const next = () => {
-      for (;;) {
-        if (stop) break;
-        const i = shared.findIndex((j) => running[kind(j)] < limit[kind(j)]);
-        if (i < 0) break;
-        const [job] = shared.splice(i, 1);
-        const k = kind(job);
-        running[k]++;
-        runJob(job, o, o.jobs === 1 && o.e2eJobs === 1, job.group === 'e2e' ? vsix : null).then((r) => {
+      while (!stop && running < o.jobs && shared.length) {
+        const job = shared.shift();
+        running++;
+        runJob(job, o, o.jobs === 1, job.group === 'e2e' ? vsix : null).then((r) => {
           results.push(r);
-          running[k]--;
+          running--;
           if (r.code !== 0 && o.bail) stop = true;
           next();
         });
       }
-      if (running.cpu + running.e2e === 0 && (stop || !shared.length)) resolve();
+      if (running === 0 && (stop || !shared.length)) resolve();
     };
     next();
   });
