@@ -9,7 +9,6 @@
  * So the run is sent again until the process says it left the wait (its `resumed` report), exits, or
  * the session closes. Sending it to a process that already runs does nothing.
  */
-import { delay } from '../common/cancellation';
 import type { CdpSession } from '../inspector/cdpClient';
 import type { LaunchedTarget } from './launcher';
 
@@ -36,11 +35,16 @@ export async function runPastWait(session: CdpSession, target: LaunchedTarget, p
   const watch = resumedOrExited(target, pid);
   let settled = false;
   void watch.done.then(() => { settled = true; });
+  // A pause that ends early when the process reports, leaving no timer behind.
+  const pause = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void watch.done.then(() => { clearTimeout(timer); resolve(); });
+  });
   try {
     for (let wait = FIRST_RESEND_MS; !settled; wait = Math.min(wait * 2, MAX_RESEND_MS)) {
       // undefined: the call failed, so the session is closed (the process exited or closed its inspector).
       if (await session.trySend('Runtime.runIfWaitingForDebugger') === undefined) return;
-      await Promise.race([watch.done, delay(wait)]);
+      await pause(wait);
     }
   } finally {
     watch.dispose();

@@ -15,14 +15,16 @@ const PARKED = `const { parentPort } = require('node:worker_threads');
 const cell = new Int32Array(new SharedArrayBuffer(4));
 function atomicsWaitLoop() { parentPort.postMessage('parking'); Atomics.wait(cell, 0, 0); }
 atomicsWaitLoop();`;
+// Serving: reports once its loop has idled after start-up (a 200 ms timer), so the looks see the loop
+// waiting, not the end of the worker's start-up.
 const SERVING = `const { parentPort } = require('node:worker_threads');
-setInterval(() => {}, 1000); setImmediate(() => parentPort.postMessage('serving'));`;
+setInterval(() => {}, 1000); setTimeout(() => parentPort.postMessage('serving'), 200);`;
 const BUSY = `const { parentPort, workerData } = require('node:worker_threads');
 const stop = new Int32Array(workerData);
 parentPort.postMessage('busy');
 let n = 0; while (Atomics.load(stop, 0) === 0) n++;`;
 
-/** Two looks at the worker, 100 ms apart (a parked worker is looked at until its wait began), and the app's stack settings after them. */
+/** Two looks at the worker, LOOK_GAP_MS apart (a parked worker is looked at until its wait began), and the app's stack settings after them. */
 function lookAt(source: string, workerData?: SharedArrayBuffer): Promise<{ looks: WorkerState[]; stack: { limit: number; prepare: string } }> {
   return new Promise((resolve, reject) => {
     const session = new inspector.Session();
@@ -48,7 +50,7 @@ function lookAt(source: string, workerData?: SharedArrayBuffer): Promise<{ looks
           const looks = [await look()];
           // The message is posted just before the wait: a handful of looks at most until it began.
           for (let i = 0; i < 200 && source === PARKED && !looks[0][0]; i++) looks[0] = await look();
-          await new Promise((r) => setTimeout(r, 100));
+          await new Promise((r) => setTimeout(r, LOOK_GAP_MS));
           looks.push(await look());
           const stack = (await send('Runtime.evaluate', { expression: 'JSON.stringify({ limit: Error.stackTraceLimit, prepare: typeof Error.prepareStackTrace })', returnByValue: true })).result.result.value;
           resolve({ looks, stack: JSON.parse(stack) });
@@ -58,6 +60,14 @@ function lookAt(source: string, workerData?: SharedArrayBuffer): Promise<{ looks
     session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
   });
 }
+
+/**
+ * Between the two looks. settle looks every 100 ms; here 300: a look's own dispatch in the worker counts
+ * as loop activity, and on a loaded machine (CI, load average 13) one took 11 ms of a 100 ms gap — 10.9%,
+ * just over the 10% quiet limit, for a loop that only waited. Over 300 ms that dispatch would have to
+ * stall 30 ms to flip the verdict.
+ */
+const LOOK_GAP_MS = 300;
 
 const SOURCES: Record<string, () => [string, SharedArrayBuffer?]> = {
   parked: () => [PARKED],
