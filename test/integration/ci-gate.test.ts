@@ -115,8 +115,11 @@ describe('CI gate under GitHub Actions: compare --base HEAD~1 on a regression', 
     assert.ok(ours.indexOf('Gate: FAILS') < ours.indexOf('| metric |'), 'the verdict comes before the table');
     // The hostile method name is in the function table, and wherever it shows (the V8 changes, lines),
     // inside a code span only: with the code spans taken out, no line has it.
+    // Its row may say "(new)": at about 1% of the base's time it can be missing from the base's profile
+    // altogether (seen once beside a CPU competitor: 0% before, 71.2% after, no V8 tier for it in the base
+    // either) — what the profiles say, not a failure. The assertion is the name's place: in a code span.
     const rows = ours.split('\n').filter((l) => l.includes('injected'));
-    assert.ok(rows.some((l) => /\| `[^`|]*injected[^`]*` \|/.test(l)), `the regressed method is in the summary's function table: ${JSON.stringify(rows)}`);
+    assert.ok(rows.some((l) => /\| `[^`|]*injected[^`]*`(?: \((?:new|gone)\))? \|/.test(l)), `the regressed method is in the summary's function table: ${JSON.stringify(rows)}`);
     for (const l of rows) assert.doesNotMatch(l.replace(/`[^`]*`/g, ''), /injected/, `outside a code span: ${JSON.stringify(l)}`);
 
     const out = outputs(actions.output);
