@@ -63,6 +63,13 @@ export interface CompareSettings {
   pairs: number;
 }
 
+/** Profile Startup: profiled starts, and timed starts (undefined: adaptive; the setting's 0). */
+export function startupSettings(scope: vscode.Uri | undefined): { profileRuns: number; runs?: number } {
+  const c = vscode.workspace.getConfiguration('hotpath.startup', scope);
+  const runs = c.get<number>('runs') || undefined;
+  return { profileRuns: c.get<number>('profileRuns') ?? 10, ...(runs ? { runs } : {}) };
+}
+
 export function compareSettings(scope: vscode.Uri | undefined): CompareSettings {
   const c = vscode.workspace.getConfiguration('hotpath.compare', scope);
   return {

@@ -1,11 +1,12 @@
 /**
  * `hotpath compare` across git revisions (a temporary worktree with its own dependencies) and across
  * Node versions (a script on two runtimes): the sides, the worktree's clean-up, Ctrl-C, and the diff of
- * the two profiles, with one verdict each on an effect of 3× or more.
+ * the two profiles, with one verdict each on a large change (fib(25) against fib(21) per request; three
+ * times the work in one function of a script).
  *
- * Shared lane (split from compare.test.ts, whose competitor tests stay measured): both verdicts were
- * sized at load average 15 — many times what the shared lane's parallel files add — and hold there by
- * 4 half-widths or more (their comments give the figures).
+ * Shared lane (split from compare.test.ts, whose competitor tests stay measured): in the shared lane the
+ * verdicts' deciding metric was 2.0–7.5 (--base) and 2.1–5.8 (--node) half-widths from no change over 5
+ * runs, as in the measured lane (2.5–9.1); their comments give each one's chance.
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -143,17 +144,18 @@ describe('hotpath compare --node: two Node versions on a script', function () {
 
   it('times both runtimes interleaved, and the diff matches the function whose share changed on both sides', async () => {
     const tag = marker();
-    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '6', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
+    const run = await runCli(['compare', '--script', '--node', '22', '--node', '24', '--pairs', '10', '--json', '--', 'node', path.join(APPS, 'runtime-script.js'), tag], { timeoutMs: 200_000 });
     assert.ok(run.code === 0 || run.code === 3, run.stderr);
     const doc = run.json();
     assert.match(doc.sides[0].nodeVersion, /^v22\./);
     assert.match(doc.sides[1].nodeVersion, /^v24\./);
     assert.deepEqual(doc.sides.map((s: any) => s.label), [`Node ${doc.sides[0].nodeVersion.slice(1)}`, `Node ${doc.sides[1].nodeVersion.slice(1)}`]);
     assert.ok(doc.comparison.metrics.wallMs && doc.comparison.metrics.cpuMs);
-    // Chance of failing on a correct product: < 1e-5 — sumX does 3× the work on Node 24: the script's CPU
-    // time ×1.34, measured 4.3 half-widths of its interval from 1 with 4 pairs at load average 15 (its wall
-    // time, 0.3, moves with the machine: CPU time carries the verdict). Now 6 pairs (was 4), which about
-    // doubles that margin: a pair would have to be off by the whole effect several times over.
+    // Chance of failing on a correct product: about 1e-5 — sumX does 3× the work on Node 24: the script's
+    // CPU time ×1.32–1.45 (its wall time moves with the machine: CPU time carries the verdict). With 6
+    // pairs, CPU time was 2.1–9.1 half-widths of its interval from 1 over 9 runs (measured lane, shared lane,
+    // idle): a log-normal fit (mean log 1.2, sd 0.4) puts a flip near 1 in 1,000 — too close. 10 pairs
+    // (≈ 4 s more) widen the margin about 1.6× (√(10/6) and a smaller t quantile): z ≈ 4.2.
     logVerdict('compare --node 22 24 --script', doc.comparison);
     assert.equal(doc.comparison.verdict, 'slower', 'three times the work in sumX on Node 24');
     assert.equal(run.code, 3, 'a significant regression exits 3, for CI');

@@ -33,18 +33,16 @@ function resumedOrExited(target: LaunchedTarget, pid: number): { done: Promise<v
  */
 export async function runPastWait(session: CdpSession, target: LaunchedTarget, pid: number): Promise<void> {
   const watch = resumedOrExited(target, pid);
-  let settled = false;
-  void watch.done.then(() => { settled = true; });
-  // A pause that ends early when the process reports, leaving no timer behind.
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void watch.done.then(() => { clearTimeout(timer); resolve(); });
+  // A pause that ends early, with true, when the process reports; it leaves no timer behind.
+  const pause = (ms: number) => new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void watch.done.then(() => { clearTimeout(timer); resolve(true); });
   });
   try {
-    for (let wait = FIRST_RESEND_MS; !settled; wait = Math.min(wait * 2, MAX_RESEND_MS)) {
+    for (let wait = FIRST_RESEND_MS; ; wait = Math.min(wait * 2, MAX_RESEND_MS)) {
       // undefined: the call failed, so the session is closed (the process exited or closed its inspector).
       if (await session.trySend('Runtime.runIfWaitingForDebugger') === undefined) return;
-      await pause(wait);
+      if (await pause(wait)) return;
     }
   } finally {
     watch.dispose();

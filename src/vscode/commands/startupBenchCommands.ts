@@ -5,7 +5,7 @@ import { benchmarkHarness, findExport } from '../../core/bench/harness';
 import { detectHarness } from '../../core/bench/detect';
 import { errorMessage } from '../../core/common/errors';
 import { labelText } from '../../shared/text';
-import { runSettings } from '../settings';
+import { runSettings, startupSettings } from '../settings';
 import { chooseTarget, TargetCancelled } from '../targets/pickTarget';
 import type { RunController } from '../workflow/runController';
 import { showError, showInfo } from '../notify';
@@ -25,10 +25,7 @@ async function profileStartup(deps: StartupBenchDeps): Promise<void> {
     return;
   }
   const scope = vscode.Uri.file(target.cwd);
-  const config = vscode.workspace.getConfiguration('hotpath.startup', scope);
-  const profileRuns = config.get<number>('profileRuns') ?? 10;
-  const runs = config.get<number>('runs') || undefined; // 0: adaptive
-  await deps.controller.runWithProgress({ kind: 'startup', target, settings: runSettings(scope, target), profileRuns, ...(runs ? { runs } : {}) });
+  await deps.controller.runWithProgress({ kind: 'startup', target, settings: runSettings(scope, target), ...startupSettings(scope) });
 }
 
 /** "Hotpath: Run Benchmark": the given file (the CodeLens), the active editor's, or one picked. */

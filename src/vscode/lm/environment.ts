@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentEnvironment } from '../../core/agents/host';
 import type { AgentRun } from '../../core/agents/runs';
 import type { Logger } from '../../core/common/logger';
-import { compareSettings, runSettings } from '../settings';
+import { compareSettings, runSettings, startupSettings } from '../settings';
 import type { TargetSpec } from '../targets/targetSpec';
 import type { RunController } from '../workflow/runController';
 import type { RunRequest } from '../workflow/runs';
@@ -43,10 +43,9 @@ export function runRequestOf(run: AgentRun): RunRequest {
     }
     case 'startup': {
       const variants = run.startup ? { ...(run.startup.nodes ? { nodes: run.startup.nodes } : {}), ...(run.startup.base !== undefined ? { base: run.startup.base } : {}) } : undefined;
-      const config = vscode.workspace.getConfiguration('hotpath.startup', vscode.Uri.file(run.cwd));
-      // The agent's `runs` first (it was dropped here before), then the user's setting (0: adaptive).
-      const runs = run.runs ?? (config.get<number>('runs') || undefined);
-      return { kind: 'startup', target, settings, profileRuns: config.get<number>('profileRuns') ?? 10, ...(runs ? { runs } : {}), ...(variants ? { variants } : {}) };
+      // The agent's `runs` first (it was dropped here before), then the user's setting.
+      const startup = startupSettings(vscode.Uri.file(run.cwd));
+      return { kind: 'startup', target, settings, ...startup, ...(run.runs ? { runs: run.runs } : {}), ...(variants ? { variants } : {}) };
     }
     case 'bench': {
       const b = run.bench!;
