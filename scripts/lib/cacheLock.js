@@ -21,12 +21,11 @@ function ownerFileOf(lock) {
   return Number.isInteger(pid) && pid > 0 ? { pid, file: 'pid' } : { pid: NaN, file: null, empty: names.length === 0 };
 }
 
+// Only rmdir after the owner file is gone, never an emptying of the rest: a rename onto the now empty
+// folder succeeds on Linux, so a new owner's lock may be in place already, and rmdir fails on it.
 function dismantle(lock, ownerFile) {
   try { fs.unlinkSync(path.join(lock, ownerFile)); } catch { return; }
-  let rest = [];
-  try { rest = fs.readdirSync(lock); } catch { return; }
-  for (const name of rest) fs.rmSync(path.join(lock, name), { recursive: true, force: true });
-  try { fs.rmdirSync(lock); } catch { /* a new owner's lock already */ }
+  try { fs.rmdirSync(lock); } catch { /* a new owner's lock already, or the old owner's pid file */ }
 }
 
 function withLock(root, name, fn) {

@@ -31,15 +31,15 @@ function ownerOf(lock: string): { pid: number; file: string } | 'empty' | 'unkno
  * Removes a lock folder on behalf of its owner (its release, or the takeover of a dead owner's lock).
  * Removing the owner's file is the atomic step — of two processes taking over the same dead owner's
  * lock, exactly one succeeds, and a lock another process has taken since is not touched (it has
- * another owner file). The rest is then emptied and removed; no one can rename a new lock into place
- * before it is empty, and once it is, `rmdir` fails on a new one.
+ * another owner file). Then only `rmdir`, never an emptying of "the rest": the folder is empty once
+ * the owner file is gone, and on Linux a rename onto an empty folder succeeds — so a new owner's lock
+ * may already be in place, and its owner file is what an emptying would delete (two holders at once,
+ * caught by a CI run). `rmdir` fails on such a lock. A folder holding anything else (an older
+ * Hotpath's `pid`) is left to the next look, which names that owner.
  */
 function dismantle(lock: string, ownerFile: string): boolean {
   try { fs.unlinkSync(path.join(lock, ownerFile)); } catch { return false; }
-  let rest: string[] = [];
-  try { rest = fs.readdirSync(lock); } catch { return true; }
-  for (const name of rest) { try { fs.rmSync(path.join(lock, name), { recursive: true, force: true }); } catch { /* gone */ } }
-  try { fs.rmdirSync(lock); } catch { /* a new owner's lock already */ }
+  try { fs.rmdirSync(lock); } catch { /* a new owner's lock already, or another file of the old owner's */ }
   return true;
 }
 

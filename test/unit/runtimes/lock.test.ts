@@ -115,6 +115,54 @@ describe('the install lock', () => {
     });
   }
 
+  for (const impl of ['src/core/runtimes/lock.ts', 'scripts/lib/cacheLock.js'] as const) {
+    it(`a taker that removed the dead owner's file does not empty the lock another process renamed into place since (${impl})`, async function () {
+      this.timeout(60_000);
+      // The interleaving is forced: B removes the dead owner's file and pauses; the folder is empty now,
+      // and on Linux a rename onto an empty folder succeeds, so A's prepared lock replaces it and A holds
+      // it; then B goes on. A takeover that empties "the rest" of the folder deletes A's owner file
+      // (the race a CI run caught as two holders at once). Deterministic: cannot fail by chance.
+      const lock = path.join(dir, '.node-1.2.3.lock');
+      const dead = deadPid();
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, `owner-${dead}`), '');
+      const flag = (name: string) => path.join(dir, name);
+      const start = impl === 'src/core/runtimes/lock.ts'
+        ? `require(${JSON.stringify(path.join(ROOT, impl))}).withDirLock(lock, async () => fs.writeFileSync(\`\${flag}/b-held\`, ''));`
+        : `require(${JSON.stringify(path.join(ROOT, impl))}).withLock(${JSON.stringify(dir)}, 'node-1.2.3', () => fs.writeFileSync(\`\${flag}/b-held\`, ''));`;
+      const taker = [
+        "const fs = require('node:fs');",
+        `const [lock, flag, dead] = ${JSON.stringify([lock, dir, dead])};`,
+        'const wait = (f) => { while (!fs.existsSync(`${flag}/${f}`)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); };',
+        'const realUnlink = fs.unlinkSync;',
+        'let paused = false;',
+        "fs.unlinkSync = function (p, ...rest) { const r = realUnlink.call(this, p, ...rest); if (p === `${lock}/owner-${dead}` && !paused) { paused = true; fs.writeFileSync(`${flag}/paused`, ''); wait('proceed'); } return r; };",
+        "const realReaddir = fs.readdirSync;",
+        "fs.readdirSync = function (p, ...rest) { const r = realReaddir.call(this, p, ...rest); if (paused && p === lock) fs.writeFileSync(`${flag}/looked`, ''); return r; };",
+        start,
+      ].join('\n');
+      const b = spawn(process.execPath, ['-r', 'tsx/cjs', '-e', taker], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      const bExited = new Promise((r) => b.on('exit', r));
+      try {
+        while (!fs.existsSync(flag('paused'))) await new Promise((r) => setTimeout(r, 10));
+        assert.deepEqual(fs.readdirSync(lock), [], 'B removed the dead owner\'s file and paused');
+        await withDirLock(lock, async () => {
+          fs.writeFileSync(flag('proceed'), '');
+          // B has finished its takeover step once it looks at the lock again, or holds it, or is gone.
+          let bGone = false;
+          void bExited.then(() => { bGone = true; });
+          while (!fs.existsSync(flag('looked')) && !fs.existsSync(flag('b-held')) && !bGone) await new Promise((r) => setTimeout(r, 10));
+          assert.equal(fs.existsSync(flag('b-held')), false, 'B did not get the lock A holds');
+          assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`], 'A\'s lock is intact');
+        }, { timeoutMs: 10_000 });
+        await bExited; // B takes the lock once A has released it
+        assert.ok(fs.existsSync(flag('b-held')));
+      } finally {
+        b.kill('SIGKILL');
+      }
+    });
+  }
+
   it('processes racing to take over a dead owner\'s lock hold it one at a time (Hotpath\'s lock and the test toolchain\'s)', async function () {
     this.timeout(120_000);
     // Mutual exclusion is deterministic for a correct lock: this cannot fail by chance. (Taking over by
