@@ -207,6 +207,9 @@ describe('VS Code end to end: the line the user can change, on real apps', funct
     await page.locator('.editor-instance .monaco-editor .codelens-decoration').nth(lens.index).locator('a').first().click();
     const flame = webview(page);
     const pane = flame.locator('[data-pane="main"]');
+    // The panel may still show an earlier test's profile: its pane is there at once, and the new
+    // profile's arrival resets the search box (a CI run typed into the old one). Wait for this one.
+    await flame.locator('.hp-title', { hasText: 'shop-pricing' }).waitFor({ timeout: 60_000 });
     await pane.waitFor({ timeout: 60_000 });
     const search = flame.locator('input[type="search"]');
     await search.fill('lineTotal');

@@ -186,7 +186,7 @@ export async function checkForLeaks(request: LeakRequest, deps: WorkflowDeps = {
         await client.trySend('Runtime.evaluate', { expression: setFlagsExpression(NO_INLINING_FLAGS), silent: true });
         if (loadOptions.warmupSeconds > 0) {
           stepProgress(progress, 'Warming up', 0.02);
-          await runLoad({ ...loadOptions, durationSeconds: loadOptions.warmupSeconds, warmupSeconds: 0 }, { token: stepToken, logger });
+          await runLoad({ ...loadOptions, durationSeconds: loadOptions.warmupSeconds, warmupSeconds: 0 }, { token: stepToken, logger, warmup: true });
         }
         during = 'measurement';
         stepProgress(progress, 'Measuring the heap after the warm-up (full GC)', 0.1);

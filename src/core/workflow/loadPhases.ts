@@ -27,6 +27,7 @@ function phase(stage: WorkflowStage, seconds: number, options: LoadOptions, ctx:
   const verb = `${VERBS[stage] ?? stage}${ctx.label ? ` (${ctx.label})` : ''}`;
   ctx.progress({ stage, message: verb, fraction: ctx.offsetSeconds / ctx.totalSeconds });
   return runLoad({ ...options, durationSeconds: seconds, warmupSeconds: 0 }, {
+    warmup: stage === 'warmup',
     token: ctx.token,
     logger: ctx.logger,
     onProgress: (p) => ctx.progress({

@@ -75,7 +75,7 @@ export function registerProfileCommands(deps: ProfileCommandDeps): vscode.Dispos
         if (file) await openProfileFile(deps, file);
         return;
       }
-      if (!deps.flame.visible) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, attribution: loaded.attribution, ...loaded.diff, decorate: deps.decorate?.(loaded), choices: deps.flameChoices?.(loaded) }, { preserveFocus: true });
+      if (!deps.flame.shows(loaded.model ?? loaded.payload)) deps.flame.show({ model: loaded.model, title: loaded.title, before: loaded.before, payload: loaded.payload, attribution: loaded.attribution, ...loaded.diff, decorate: deps.decorate?.(loaded), choices: deps.flameChoices?.(loaded) }, { preserveFocus: true });
       if (arg && typeof arg.file === 'string') deps.flame.focus(arg.file, arg.line, arg.name);
     }),
     vscode.commands.registerCommand('hotpath.compareProfiles', async (beforeArg?: string, afterArg?: string) => {

@@ -105,6 +105,55 @@ describe('runLoad (real autocannon against a loopback server)', function () {
     assert.ok(p50 >= 5 && p50 <= p99 && p99 <= max && p50 < 200, JSON.stringify(result.latencyMs));
   });
 
+  describe('an app whose first answer takes longer than the warm-up (templates compiled, pools opened on first use)', () => {
+    /** Answers nothing until 2.5 s after the first request arrived, then everything at once. */
+    const slowStarter = () => {
+      let ready: number | undefined;
+      return startServer((_req, res) => {
+        ready ??= Date.now() + 2500;
+        setTimeout(() => res.end('ok'), Math.max(0, ready - Date.now()));
+      });
+    };
+    const logged = () => {
+      const lines: string[] = [];
+      return { lines, logger: { trace() {}, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) } };
+    };
+
+    it('a warm-up run goes on until the app answers (up to the request timeout), and says so', async () => {
+      server = await slowStarter();
+      const { lines, logger } = logged();
+      const options = resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0, timeoutSeconds: 10 }, { port: server.port });
+      const result = await runLoad(options, { warmup: true, logger });
+      assert.ok(result.requests.total > 0);
+      assert.ok(lines.some((l) => /^No response from http:\/\/127\.0\.0\.1:\d+\/ after 1 s of warm-up, and no connection error: .*Warming up for another 1 s \(at most the 10 s request timeout in all\)\.$/.test(l)), lines.join('\n'));
+    });
+
+    it('the same run as a measurement fails, naming the run\'s length (nothing is waited out there)', async () => {
+      server = await slowStarter();
+      const err = await rejection(runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0 }, { port: server.port })));
+      assert.equal(err.code, ErrorCode.LoadFailed);
+      assert.match(err.message, /^No response arrived during the 1 s run/);
+    });
+
+    it('runLoad\'s own warm-up keeps the slow start out of the measured window', async () => {
+      server = await slowStarter();
+      const result = await runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 1, timeoutSeconds: 10 }, { port: server.port }));
+      assert.ok(result.requests.total > 0);
+      // Chance of failing on a correct product: nil — every request sent after the app's first answer
+      // is answered at once; only an event-loop stall of 2 s in this process could reach the bound.
+      assert.ok(result.latencyMs.max < 2000, `latency max ${result.latencyMs.max} ms: the 2.5 s start is in the warm-up`);
+    });
+
+    it('gives up at the request timeout, saying how long it waited', async () => {
+      server = await startServer(() => { /* never answers */ });
+      const { lines, logger } = logged();
+      const err = await rejection(runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0, timeoutSeconds: 3 }, { port: server.port }), { warmup: true, logger }));
+      assert.equal(err.code, ErrorCode.LoadFailed);
+      assert.match(err.message, /^No response arrived during the 3 s run/);
+      assert.equal(lines.filter((l) => l.startsWith('No response from')).length, 2, lines.join('\n'));
+    });
+  });
+
   it('fails with LoadFailed when the app drops every connection without answering', async () => {
     server = await startServer((req) => req.socket.destroy());
     const err = await rejection(runLoad(resolveLoadOptions({ connections: 2, durationSeconds: 1, warmupSeconds: 0 }, { port: server.port })));
