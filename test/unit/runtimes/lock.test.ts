@@ -18,6 +18,25 @@ function deadPid(): number {
   return Number(execFileSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).trim());
 }
 
+/**
+ * A (this process) takes the lock and lets the paused taker B go on (the `proceed` flag); once B has
+ * acted on what it saw (it writes `acted` when it looks at the lock again), holds it, or is gone, A's
+ * lock must be intact and B not holding it; after A's release B takes it.
+ */
+async function holdWhileTakerGoesOn(lock: string, dir: string, bExited: Promise<unknown>, acted: string): Promise<void> {
+  const flag = (name: string) => path.join(dir, name);
+  await withDirLock(lock, async () => {
+    fs.writeFileSync(flag('proceed'), '');
+    let bGone = false;
+    void bExited.then(() => { bGone = true; });
+    while (!fs.existsSync(flag(acted)) && !fs.existsSync(flag('b-held')) && !bGone) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(fs.existsSync(flag('b-held')), false, 'B did not get the lock A holds');
+    assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`], 'A\'s lock is intact');
+  }, { timeoutMs: 10_000 });
+  await bExited; // B takes the lock once A has released it
+  assert.ok(fs.existsSync(flag('b-held')));
+}
+
 describe('the install lock', () => {
   let dir: string;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-lock-')); });
@@ -98,17 +117,7 @@ describe('the install lock', () => {
       try {
         while (!fs.existsSync(flag('paused'))) await new Promise((r) => setTimeout(r, 10));
         const seen = fs.readdirSync(dir).filter((n) => n.startsWith('read-')).length;
-        await withDirLock(lock, async () => {
-          fs.writeFileSync(flag('proceed'), '');
-          // B has acted on what it saw once it looks at the lock again, or holds it, or is gone.
-          let bGone = false;
-          void bExited.then(() => { bGone = true; });
-          while (!fs.existsSync(flag(`read-${seen + 1}`)) && !fs.existsSync(flag('b-held')) && !bGone) await new Promise((r) => setTimeout(r, 10));
-          assert.equal(fs.existsSync(flag('b-held')), false, 'B did not get the lock A holds');
-          assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`], 'A\'s lock is intact');
-        }, { timeoutMs: 10_000 });
-        await bExited; // B takes the lock once A has released it
-        assert.ok(fs.existsSync(flag('b-held')));
+        await holdWhileTakerGoesOn(lock, dir, bExited, `read-${seen + 1}`);
       } finally {
         b.kill('SIGKILL');
       }
@@ -146,17 +155,7 @@ describe('the install lock', () => {
       try {
         while (!fs.existsSync(flag('paused'))) await new Promise((r) => setTimeout(r, 10));
         assert.deepEqual(fs.readdirSync(lock), [], 'B removed the dead owner\'s file and paused');
-        await withDirLock(lock, async () => {
-          fs.writeFileSync(flag('proceed'), '');
-          // B has finished its takeover step once it looks at the lock again, or holds it, or is gone.
-          let bGone = false;
-          void bExited.then(() => { bGone = true; });
-          while (!fs.existsSync(flag('looked')) && !fs.existsSync(flag('b-held')) && !bGone) await new Promise((r) => setTimeout(r, 10));
-          assert.equal(fs.existsSync(flag('b-held')), false, 'B did not get the lock A holds');
-          assert.deepEqual(fs.readdirSync(lock), [`owner-${process.pid}`], 'A\'s lock is intact');
-        }, { timeoutMs: 10_000 });
-        await bExited; // B takes the lock once A has released it
-        assert.ok(fs.existsSync(flag('b-held')));
+        await holdWhileTakerGoesOn(lock, dir, bExited, 'looked');
       } finally {
         b.kill('SIGKILL');
       }
