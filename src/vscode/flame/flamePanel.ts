@@ -11,8 +11,6 @@ export class FlamePanel implements vscode.Disposable {
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: vscode.LogOutputChannel) {}
 
-  get visible(): boolean { return this.panel?.visible ?? false; }
-
   /**
    * Whether the panel is open (visible or behind another tab) on this model or payload. Such a panel
    * needs only revealing: drawing it again would reload the page and lose the user's zoom and search.
