@@ -76,14 +76,6 @@ export const MARKER_PX = 7;
 const MARKER_MIN_BOX_PX = 10;
 /** The inlined bar: this many css pixels wide on a box's left edge, the full row high. */
 export const INLINED_BAR_PX = 3;
-/**
- * From this many boxes of 2 px or less, they are written as pixels (one putImageData) instead of one
- * fillRect each: a software canvas spends ~1 µs per rectangle, and a zoomed-out flame chart of a large
- * profile has ~27,000 of them (25 ms a frame, against 5 ms as pixels — measured in headless Chromium).
- * Below it the rectangles win: writing the whole canvas costs ~4 ms (the 240 MB flamegraph's ~2,500
- * thin boxes, merged into runs, took 8.7 ms a redraw as rectangles against 11 ms as pixels).
- */
-const PIXEL_MODE_MIN_THIN_BOXES = 5000;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class FlameCanvas {
@@ -114,8 +106,11 @@ export class FlameCanvas {
   private marked = new Uint8Array(0);
   /** Per drawn box: 1 when it carries the inlined bar. */
   private inlinedBox = new Uint8Array(0);
-  /** The canvas's pixels, for drawing many thin boxes at once (allocated when first needed). */
-  private pixels: ImageData | null = null;
+  /** paintBoxes' scratch: one device line of pixels per visible row, the canvas they are put on, and per device line where a row starts its end and its line. */
+  private rowLines: ImageData | null = null;
+  private linesCanvas: HTMLCanvasElement | null = null;
+  private rowEnd: Int32Array | null = null;
+  private rowLine: Int32Array | null = null;
   /** CSS colour → its pixel value (RGBA as one little-endian 32-bit word), as the canvas fills it. */
   private readonly colorWords = new Map<string, number>();
   private readonly textWidths = new Map<string, number>();
@@ -227,11 +222,11 @@ export class FlameCanvas {
     const w = this.widthCss;
     const hgt = this.heightCss;
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.fillStyle = theme.background;
-    ctx.fillRect(0, 0, w, hgt);
     const c = this.content;
     this.drawnCount = 0;
     if (!c || c.t1 <= c.t0 || w === 0) {
+      ctx.fillStyle = theme.background;
+      ctx.fillRect(0, 0, w, hgt);
       this.lastRenderMs = performance.now() - started;
       return;
     }
@@ -254,7 +249,6 @@ export class FlameCanvas {
     const dpr = this.dpr;
     const snap = (v: number) => Math.round(v * dpr) / dpr;
     let n = 0;
-    let thin = 0;
     for (let b = 0; b < boxes.count; b++) {
       let x0 = (boxes.x0[b] - c.t0) * scale;
       let x1 = (boxes.x1[b] - c.t0) * scale;
@@ -274,7 +268,6 @@ export class FlameCanvas {
       this.drawnY[n] = y;
       bucketOf[n] = bucket;
       perBucket[bucket + 1]++;
-      if (x1 - x0 <= 2) thin++;
       n++;
     }
     this.drawnCount = n;
@@ -283,41 +276,19 @@ export class FlameCanvas {
     const fill = perBucket.slice();
     for (let k = 0; k < n; k++) order[fill[bucketOf[k]]++] = k;
 
-    // Pass 2: fills, one fillStyle per bucket; a 1 px gap separates neighbours. Boxes of 2 px or less
-    // have no gap, so a run of them side by side in one colour is one rectangle: thousands fewer
-    // for the browser to fill on a large profile, the same pixels.
+    // Pass 2: the background and the boxes, as pixels (paintBoxes), or — when a colour cannot be read
+    // back — as rectangles, one fillStyle per bucket; a 1 px gap separates neighbours. Boxes of 2 px or
+    // less have no gap, so a run of them side by side in one colour is one rectangle.
     const dimFill = theme.scheme === 'dark' || theme.scheme === 'hc' ? 'hsl(0 0% 22%)' : 'hsl(0 0% 92%)';
-    const thinAsPixels = thin >= PIXEL_MODE_MIN_THIN_BOXES && LITTLE_ENDIAN && this.paintThinBoxes(order, perBucket, (bucket) => (bucket === dimBucket ? dimFill : fills[bucket]));
-    for (let bucket = 0; bucket <= dimBucket; bucket++) {
-      const from = perBucket[bucket];
-      const to = perBucket[bucket + 1];
-      if (from === to) continue;
-      ctx.fillStyle = bucket === dimBucket ? dimFill : fills[bucket];
-      let runX = 0;
-      let runEnd = -1;
-      let runY = 0;
-      for (let k = from; k < to; k++) {
-        const d = order[k];
-        const bw = this.drawnW[d];
-        const x = this.drawnX[d];
-        const y = this.drawnY[d];
-        if (bw <= 2 && y === runY && x === runEnd) {
-          runEnd = x + bw;
-          continue;
-        }
-        if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
-        runEnd = -1;
-        if (bw <= 2 && thinAsPixels) continue;
-        if (bw <= 2) {
-          runX = x;
-          runY = y;
-          runEnd = x + bw;
-        } else {
-          ctx.fillRect(x, y, bw - 1, ROW_HEIGHT - 1);
-        }
-      }
-      if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
+    const colorOf = (bucket: number) => (bucket === dimBucket ? dimFill : fills[bucket]);
+    let painted = false;
+    try {
+      painted = LITTLE_ENDIAN && this.paintBoxes(n, order, bucketOf, dimBucket + 1, colorOf);
+    } catch {
+      // An ImageData the browser would not make (memory): the rectangles draw the same boxes.
+      painted = false;
     }
+    if (!painted) this.fillBoxes(order, perBucket, dimBucket, colorOf);
     if (theme.boxBorder) {
       ctx.strokeStyle = theme.boxBorder;
       ctx.lineWidth = 1;
@@ -397,42 +368,146 @@ export class FlameCanvas {
     this.lastRenderMs = performance.now() - started;
   }
 
-  /**
-   * The background and every box of 2 px or less, written into the canvas's pixels and put at once (the
-   * wider boxes, markers and labels are drawn over them as usual). Edges are on whole device pixels
-   * (pass 1), so the pixels are the ones fillRect would have filled. False when a colour cannot be read.
-   */
-  private paintThinBoxes(order: Int32Array, perBucket: Int32Array, colorOf: (bucket: number) => string): boolean {
-    const W = this.canvas.width;
-    const H = this.canvas.height;
-    if (!this.pixels || this.pixels.width !== W || this.pixels.height !== H) this.pixels = this.ctx.createImageData(W, H);
-    const background = this.colorWord(this.theme.background);
-    if (background === null) return false;
-    const px = new Uint32Array(this.pixels.data.buffer);
-    px.fill(background);
-    const dpr = this.dpr;
-    const rowPx = Math.round((ROW_HEIGHT - 1) * dpr);
-    for (let bucket = 0; bucket + 1 < perBucket.length; bucket++) {
+  /** Pass 2 with the canvas's own rectangles: the background, then the boxes bucket by bucket. */
+  private fillBoxes(order: Int32Array, perBucket: Int32Array, dimBucket: number, colorOf: (bucket: number) => string): void {
+    const ctx = this.ctx;
+    ctx.fillStyle = this.theme.background;
+    ctx.fillRect(0, 0, this.widthCss, this.heightCss);
+    for (let bucket = 0; bucket <= dimBucket; bucket++) {
       const from = perBucket[bucket];
       const to = perBucket[bucket + 1];
       if (from === to) continue;
-      const word = this.colorWord(colorOf(bucket));
-      if (word === null) return false;
+      ctx.fillStyle = colorOf(bucket);
+      let runX = 0;
+      let runEnd = -1;
+      let runY = 0;
       for (let k = from; k < to; k++) {
         const d = order[k];
-        if (this.drawnW[d] > 2) continue;
-        const x0 = Math.max(0, Math.round(this.drawnX[d] * dpr));
-        const x1 = Math.min(W, Math.round((this.drawnX[d] + this.drawnW[d]) * dpr));
-        const y0 = Math.max(0, Math.round(this.drawnY[d] * dpr));
-        const y1 = Math.min(H, Math.round(this.drawnY[d] * dpr) + rowPx);
-        const width = x1 - x0;
-        // Plain stores: a box is a few pixels wide, where a fill() call per row would cost more than its pixels.
-        for (let o = y0 * W + x0, end = y1 * W + x0; o < end; o += W) for (let i = 0; i < width; i++) px[o + i] = word;
+        const bw = this.drawnW[d];
+        const x = this.drawnX[d];
+        const y = this.drawnY[d];
+        if (bw <= 2 && y === runY && x === runEnd) {
+          runEnd = x + bw;
+          continue;
+        }
+        if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
+        runEnd = -1;
+        if (bw <= 2) {
+          runX = x;
+          runY = y;
+          runEnd = x + bw;
+        } else {
+          ctx.fillRect(x, y, bw - 1, ROW_HEIGHT - 1);
+        }
       }
+      if (runEnd >= 0) ctx.fillRect(runX, runY, runEnd - runX, ROW_HEIGHT - 1);
     }
-    this.ctx.putImageData(this.pixels, 0, 0);
+  }
+
+  /**
+   * The background and every box, as pixels: each box is written once into its row's line of a small
+   * canvas (one device line per visible row), and each row's line is then stretched over the row's
+   * height with one unsmoothed drawImage; the gaps between rows are filled with the background. Edges
+   * are on whole device pixels (pass 1), so the pixels are the ones fillRect would have filled: a box
+   * of more than 2 px keeps its 1 px gap on the right, thinner ones none, each row the gap under it.
+   * Markers, inlined bars, borders and labels are drawn over them as usual.
+   *
+   * Why: without a GPU the browser rasterises a canvas on the main thread. One fillRect per box cost a
+   * zoom ~6–7 ms there for the ~5,000 boxes of a large profile and ~1 µs more per box (a zoomed-out
+   * flame chart has ~30,000); writing the whole 4.6-megapixel canvas as an ImageData cost ~2 ms to fill
+   * and ~2.5 ms to put. A row's pixels are the same on each of its lines, so only one line a row is
+   * written and put (~40 lines here), and the browser copies it down the row.
+   * False when a colour cannot be read back (the caller then fills rectangles, as it does if this throws).
+   */
+  private paintBoxes(n: number, order: Int32Array, bucketOf: Int32Array, buckets: number, colorOf: (bucket: number) => string): boolean {
+    const W = this.canvas.width;
+    const H = this.canvas.height;
+    const background = this.colorWord(this.theme.background);
+    if (background === null) return false;
+    const dpr = this.dpr;
+    const rowPx = Math.round((ROW_HEIGHT - 1) * dpr);
+    // Rows are ROW_HEIGHT apart: at most this many are visible, partly or whole.
+    const maxRows = Math.ceil(H / Math.max(1, Math.floor(ROW_HEIGHT * dpr))) + 2;
+    if (!this.rowLines || this.rowLines.width !== W || this.rowLines.height !== maxRows) this.rowLines = new ImageData(W, maxRows);
+    const px = new Uint32Array(this.rowLines.data.buffer);
+    if (!this.rowEnd || this.rowEnd.length !== H) {
+      this.rowEnd = new Int32Array(H);
+      this.rowLine = new Int32Array(H);
+    }
+    // Per device line where a visible row starts: where it ends, and which line of rowLines it is.
+    const rowEnd = this.rowEnd;
+    const rowLine = this.rowLine!;
+    rowEnd.fill(0);
+    let rows = 0;
+    const words = new Uint32Array(buckets);
+    let lastBucket = -1;
+    let word = 0;
+    for (let k = 0; k < n; k++) {
+      const d = order[k];
+      const bucket = bucketOf[d];
+      if (bucket !== lastBucket) {
+        const w = words[bucket] || this.colorWord(colorOf(bucket));
+        if (w === null) return false;
+        words[bucket] = w;
+        word = w;
+        lastBucket = bucket;
+      }
+      const top = Math.round(this.drawnY[d] * dpr);
+      const first = Math.max(0, top);
+      const end = Math.min(H, top + rowPx);
+      if (first >= end) continue;
+      if (rowEnd[first] === 0) {
+        if (rows === maxRows) return false;
+        rowEnd[first] = end;
+        rowLine[first] = rows;
+        px.fill(background, rows * W, (rows + 1) * W);
+        rows++;
+      }
+      const bw = this.drawnW[d];
+      const x0 = Math.max(0, Math.round(this.drawnX[d] * dpr));
+      const x1 = Math.min(W, Math.round((this.drawnX[d] + (bw <= 2 ? bw : bw - 1)) * dpr));
+      const o = rowLine[first] * W;
+      // Plain stores for the narrow ones: a fill() call costs more than a few pixels.
+      if (x1 - x0 <= 8) for (let i = o + x0; i < o + x1; i++) px[i] = word;
+      else px.fill(word, o + x0, o + x1);
+    }
+    const lines = this.linesCanvas ?? (this.linesCanvas = document.createElement('canvas'));
+    if (lines.width !== W || lines.height !== maxRows) {
+      lines.width = W;
+      lines.height = maxRows;
+    }
+    lines.getContext('2d', { alpha: false })!.putImageData(this.rowLines, 0, 0, 0, 0, W, Math.max(1, rows));
+    const ctx = this.ctx;
+    ctx.save();
+    try {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.fillStyle = this.theme.background;
+      this.stretchRows(lines, H, W);
+    } finally {
+      ctx.restore();
+    }
     return true;
   }
+
+  /** paintBoxes' last step: each row's line drawn down the row, the lines between rows filled with the background. */
+  private stretchRows(lines: HTMLCanvasElement, H: number, W: number): void {
+    const { ctx, rowEnd, rowLine } = this;
+    if (!rowEnd || !rowLine) return;
+    for (let y = 0; y < H; ) {
+      // A row down to its end (or to the next row's first line, should rounding make them meet), or a
+      // run of lines outside every row: the gap under a row, the space past the last one.
+      const row = rowEnd[y] > 0;
+      const end = row ? rowEnd[y] : H;
+      let to = y + 1;
+      while (to < end && rowEnd[to] === 0) to++;
+      if (row) ctx.drawImage(lines, 0, rowLine[y], W, 1, 0, y, W, to - y);
+      else ctx.fillRect(0, y, W, to - y);
+      y = to;
+    }
+  }
+
+
 
   /**
    * A CSS colour's pixel as this canvas stores it — filled over the theme's background on an opaque 1×1

@@ -30,8 +30,9 @@ export interface OpenedReport {
 }
 
 /** Open a report file and wait for its first complete paint. Collects page errors and CSP reports. */
-export async function openReport(browser: Browser, file: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<OpenedReport> {
+export async function openReport(browser: Browser, file: string, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number; initScript?: string } = {}): Promise<OpenedReport> {
   const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: options.height ?? 720 }, deviceScaleFactor: 2, colorScheme: options.colorScheme ?? 'light' });
+  if (options.initScript) await page.addInitScript(options.initScript);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   // (The tests' own getImageData readbacks make Chromium suggest willReadFrequently: not the page's doing.)

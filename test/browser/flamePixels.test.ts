@@ -1,7 +1,8 @@
 /**
- * Many thin boxes — a zoomed-out flame chart of a large profile — are written as pixels in one go
- * instead of one fillRect each (renderer.ts, paintThinBoxes). They must look exactly as if filled: each
- * in its colour, on whole device pixels, the background and the gap under each row left as they were.
+ * Boxes are written as pixels — one device line per row, stretched down the row (renderer.ts,
+ * paintBoxes) — instead of one fillRect each. They must look exactly as if filled: each in its colour,
+ * on whole device pixels, the background and the gap under each row left as they were; the canvas the
+ * same, pixel for pixel, as the browser's own rectangles draw it.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,7 +15,7 @@ import { drawnBoxes, launch, openReport, ROOT } from './chromium';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generateProfile } = require(path.join(ROOT, 'bench', 'lib', 'generate.js')) as { generateProfile(file: string, o: { targetBytes: number; nodeCount: number; seed: number }): void };
 
-describe('flamegraph: thousands of thin boxes, drawn as pixels', function () {
+describe('flamegraph: boxes drawn as pixels', function () {
   this.timeout(180_000);
   let browser: Browser;
   let tmp: string;
@@ -39,7 +40,7 @@ describe('flamegraph: thousands of thin boxes, drawn as pixels', function () {
     await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
     const boxes = await drawnBoxes(page);
     const thinDrawn = boxes.filter((b) => b.w <= 2);
-    assert.ok(thinDrawn.length >= 5000, `${thinDrawn.length} thin boxes: enough to be drawn as pixels`);
+    assert.ok(thinDrawn.length >= 5000, `${thinDrawn.length} thin boxes: a zoomed-out flame chart of a large profile`);
     const canvasRect = await page.evaluate(() => { const r = document.querySelector('[data-pane="main"] canvas')!.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
     // Boxes whole on the canvas, with the row gap under them (a last row can be cut off at the bottom).
     const whole = (b: { y: number; h: number }) => b.y >= canvasRect.top && b.y + b.h + 1 <= canvasRect.bottom;
@@ -83,5 +84,55 @@ describe('flamegraph: thousands of thin boxes, drawn as pixels', function () {
     gapColours.forEach((c, k) => assert.equal(c, background, `gap under ${gaps[k].name}`));
     assert.deepEqual(errors, []);
     await page.close();
+  });
+  it('the canvas is, pixel for pixel, what the browser\'s own rectangles draw (flamegraph, flame chart, search)', async () => {
+    // The same report twice: as shipped, and with ImageData refused (the renderer then fills one
+    // rectangle per box, its fallback). Every device pixel of the canvas is compared, row by row.
+    const profile = path.join(tmp, 'same.cpuprofile');
+    generateProfile(profile, { targetBytes: 4 * 1024 * 1024, nodeCount: 4000, seed: 7 });
+    const html = path.join(tmp, 'same.html');
+    const run = await runCli(['report', '--html', html, profile]);
+    assert.equal(run.code, 0, run.stderr);
+    const rowHashes = (page: import('playwright-core').Page) => page.evaluate(() => {
+      const canvas = document.querySelector('[data-pane="main"] canvas') as HTMLCanvasElement;
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true })!;
+      ctx.drawImage(canvas, 0, 0);
+      const px = new Uint32Array(ctx.getImageData(0, 0, copy.width, copy.height).data.buffer);
+      const rows: number[] = [];
+      for (let y = 0; y < copy.height; y++) {
+        let h = 2166136261;
+        for (let x = y * copy.width, end = x + copy.width; x < end; x++) h = Math.imul(h ^ px[x], 16777619) >>> 0;
+        rows.push(h);
+      }
+      return { size: `${copy.width}x${copy.height}`, rows };
+    });
+    const views = async (page: import('playwright-core').Page) => {
+      const out: Record<string, Awaited<ReturnType<typeof rowHashes>>> = {};
+      out.flamegraph = await rowHashes(page);
+      await page.fill('input[type="search"]', 'a');
+      await page.waitForFunction(() => (globalThis as any).__hotpath.boxes().some((b: { matched: boolean }) => !b.matched));
+      out.search = await rowHashes(page);
+      await page.fill('input[type="search"]', '');
+      await page.click('button[data-view="flamechart"]');
+      await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
+      out.flamechart = await rowHashes(page);
+      return out;
+    };
+    const shipped = await openReport(browser, html);
+    const pixels = await views(shipped.page);
+    const rectangles = await openReport(browser, html, { initScript: 'window.ImageData = class { constructor() { throw new Error("ImageData refused (test)"); } };' });
+    const filled = await views(rectangles.page);
+    for (const view of Object.keys(pixels)) {
+      assert.equal(pixels[view].size, filled[view].size, view);
+      const differing = pixels[view].rows.flatMap((h, y) => (h === filled[view].rows[y] ? [] : [y]));
+      assert.deepEqual(differing, [], `${view}: device rows that differ from the rectangles' drawing`);
+    }
+    assert.deepEqual(shipped.errors, []);
+    assert.deepEqual(rectangles.errors, []);
+    await shipped.page.close();
+    await rectangles.page.close();
   });
 });

@@ -151,6 +151,79 @@ describe('flame: timeline (flame chart)', () => {
   });
 });
 
+/**
+ * The flame chart's spans as first written (every column walks its whole stack, each run found by binary
+ * search): the oracle for timelineSpans, which walks only to the frame the open spans share and searches
+ * forward from the last column's run.
+ */
+function referenceSpans(tl: ReturnType<typeof buildTimeline>, tree: FrameTree, mapTo: Int32Array | null, t0: number, t1: number, columns: number) {
+  const out: Array<[number, number, number, number]> = [];
+  const runAt = (t: number) => {
+    const n = tl.frame.length;
+    if (n === 0 || t < tl.startUs[0] || t >= tl.endUs) return -1;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (tl.startUs[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const open: number[] = [];
+  const openStart: number[] = [];
+  let openLen = 0;
+  const stack: number[] = [];
+  const dt = (t1 - t0) / Math.max(1, columns);
+  for (let c = 0; c <= columns; c++) {
+    const colStart = t0 + c * dt;
+    let len = 0;
+    if (c < columns) {
+      const r = runAt(colStart + dt / 2);
+      if (r >= 0) {
+        let f = tl.frame[r];
+        if (mapTo) f = mapTo[f];
+        len = tree.depth[f];
+        for (let g = f; tree.depth[g] > 0; g = tree.parent[g]) stack[tree.depth[g]] = g;
+      }
+    }
+    let d = 1;
+    while (d <= openLen && d <= len && open[d] === stack[d]) d++;
+    for (let k = openLen; k >= d; k--) out.push([open[k], k, openStart[k], colStart]);
+    for (let k = d; k <= len; k++) {
+      open[k] = stack[k];
+      openStart[k] = colStart;
+    }
+    openLen = len;
+  }
+  return out;
+}
+
+describe('flame: chart spans', () => {
+  it('are the spans of walking every column\'s whole stack, for any window, width and filter', async () => {
+    for (const name of ['recursion', 'deps', 'cpu-hot']) {
+      const model = await load(name);
+      const { tree, nodeToFrame } = aggregate(model);
+      const tl = buildTimeline(model, nodeToFrame);
+      const filtered = filterTree(tree, (f) => model.functions[f].category !== 'user' && f !== tree.func[0]);
+      const end = tl.endUs;
+      const windows: Array<[number, number]> = [[0, end], [end / 4, end / 2], [end / 3, end / 3 + end / 1000], [-end / 10, end * 1.1], [end * 0.999, end]];
+      let compared = 0;
+      for (const [t0, t1] of windows) {
+        for (const columns of [1, 7, 400, 1600, 5000]) {
+          for (const [t, mapTo] of [[tree, null], [filtered.tree, filtered.mapTo]] as const) {
+            const spans = timelineSpans(tl, t, mapTo, t0, t1, columns);
+            const got = Array.from({ length: spans.count }, (_, s) => [spans.frame[s], spans.depth[s], spans.startUs[s], spans.endUs[s]]);
+            assert.deepEqual(got, referenceSpans(tl, t, mapTo, t0, t1, columns), `${name} [${t0}, ${t1}) at ${columns} columns${mapTo ? ', filtered' : ''}`);
+            compared += spans.count;
+          }
+        }
+      }
+      assert.ok(compared > 500, `${name}: ${compared} spans compared`);
+    }
+  });
+});
+
 describe('flame: filters', () => {
   it('hiding idle, GC and program keeps every total and drops those frames', async () => {
     const model = await load('deps');
