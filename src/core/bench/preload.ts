@@ -6,8 +6,8 @@
  *   the same module instance the file gets, for `import` and `require` alike — and `Bench.prototype`'s
  *   `add`, `run` and `runSync` are wrapped: the task functions are remembered (for V8's view of them),
  *   tasks not asked for are removed, each task's tier is read when its measurement starts and ends, and
- *   after the first run an empty task is measured with the same options (the harness's own cost per
- *   call: a task no slower than that measures nothing).
+ *   after the first run an empty task is measured with the same options, for at most 100 ms (the
+ *   harness's own cost per call: a task no slower than that measures nothing).
  * - node:bench (Node 26.9+, --experimental-bench): `bench()` is wrapped only to remember the functions;
  *   results come from node:bench's own JSON reporter.
  *
@@ -95,6 +95,8 @@ function taskRun(task: TaskLike): Omit<BenchTaskRun, 'tierAtStart' | 'tierAtEnd'
   return { name: task.name, meanNs: (num(lat.mean) ?? 0) * 1e6, p99Ns: (num(lat.p99) ?? 0) * 1e6, p50Ns: p50 === null ? null : p50 * 1e6, samples, rmePct: num(lat.rme) };
 }
 
+/** The longest the empty function is measured (ms). */
+const FLOOR_TIME_MS = 100;
 const OPTION_KEYS = ['time', 'iterations', 'warmup', 'warmupTime', 'warmupIterations', 'now', 'timestampProvider', 'subtractTimerOverhead'];
 
 async function measureFloor(bench: BenchLike, sync: boolean): Promise<void> {
@@ -104,6 +106,10 @@ async function measureFloor(bench: BenchLike, sync: boolean): Promise<void> {
   const options: Record<string, unknown> = {};
   const source = (bench.opts ?? bench) as Record<string, unknown>;
   for (const k of OPTION_KEYS) if (source[k] !== undefined && typeof source[k] !== 'object') options[k] = source[k];
+  // Measured for at most FLOOR_TIME_MS (tinybench's default is 1 s): the empty function's median and
+  // mean per call are settled long before (millions of calls), and tinybench keeps and sorts every
+  // sample — at ~40 ns a call, 400 ms of it took ~3.6 s to measure and summarise, 40% of a process's time.
+  options.time = Math.min(typeof options.time === 'number' && options.time > 0 ? options.time : FLOOR_TIME_MS, FLOOR_TIME_MS);
   const floor = new bench.constructor(options);
   (floor as unknown as { hotpathFloor: boolean }).hotpathFloor = true;
   floor.add('(empty)', () => {});

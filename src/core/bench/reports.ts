@@ -35,7 +35,7 @@ export interface BenchProcessResults {
   harness: 'tinybench' | 'node:bench';
   harnessVersion: string | null;
   tasks: BenchTaskRun[];
-  /** An empty task measured the same way right after: what the harness itself costs per call, ns. */
+  /** An empty task measured the same way right after (for at most 100 ms): what the harness itself costs per call, ns. */
   floorNs: number | null;
   /** The empty task's median per call, ns. */
   floorP50Ns?: number | null;
