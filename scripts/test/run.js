@@ -24,6 +24,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { plan, ROOT } = require('./plan');
 const { summarize } = require('./summary');
+const { measureOtherBusy } = require('./busy');
 
 const RESULTS = path.join(ROOT, 'test-results');
 const LOGS = path.join(RESULTS, 'test-logs');
@@ -114,12 +115,7 @@ const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.r
  * shares moved).
  */
 async function autoJobs() {
-  const sample = () => os.cpus().reduce((a, c) => ({ busy: a.busy + c.times.user + c.times.nice + c.times.sys + c.times.irq, all: a.all + c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle }), { busy: 0, all: 0 });
-  const a = sample();
-  await new Promise((r) => setTimeout(r, 2000));
-  const b = sample();
-  const cores = os.cpus().length;
-  const busyCores = b.all > a.all ? ((b.busy - a.busy) / (b.all - a.all)) * cores : 0;
+  const { cores, busyCores } = await measureOtherBusy(2000);
   return { jobs: Math.max(1, Math.min(3, Math.round(cores - busyCores) + 1)), busyCores, cores };
 }
 

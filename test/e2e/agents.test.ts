@@ -65,7 +65,7 @@ describe('VS Code end to end: Hotpath\'s MCP server in the MCP server list', fun
   it('"MCP: List Servers" lists Hotpath; started, it runs with its 11 tools discovered', async () => {
     const t = Date.now();
     const before = await hotpathServerRow(page);
-    log(`server list: ${before}`);
+    log(`server list: ${before} (${seconds(t)})`);
     assert.match(before, /^Hotpath\s*(Stopped|Running)/);
     await screenshot(page, 'agents-mcp-server-list');
     if (/Stopped/.test(before)) {
@@ -85,6 +85,7 @@ describe('VS Code end to end: Hotpath\'s MCP server in the MCP server list', fun
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     }
     assert.match(state, /^Hotpath\s*Running/, `the server runs (${state})`);
+    log(`running (${seconds(t)})`);
     assert.ok(processesWith(`mcp --cwd ${s.workspace.dir}`).length >= 1, 'the server process is the extension\'s dist/cli.js mcp in the workspace');
     await rows(page).filter({ hasText: 'Hotpath' }).first().click();
     const output = rows(page).filter({ hasText: 'Show Output' }).first();
