@@ -1,5 +1,6 @@
 /**
- * One canvas of boxes: HiDPI-aware, virtual vertical scrolling, boxes batched by colour, labels
+ * One canvas of boxes: HiDPI-aware, virtual vertical scrolling, boxes written as pixels a row line at a
+ * time (paintBoxes; rectangles batched by colour where that cannot be done), labels
  * truncated with an ellipsis from cached text widths, and hover/selection outlines as two small
  * positioned elements above it, so a hover never redraws the boxes. Knows nothing about profiles: a box
  * is a frame id, a row and an x-range in domain units (µs); colours come from a Painter, labels from a
