@@ -73,6 +73,8 @@ describe('VS Code end to end: Hotpath\'s MCP server in the MCP server list', fun
       const start = rows(page).filter({ hasText: 'Start Server' }).first();
       await start.waitFor({ timeout: 30_000 });
       await start.click();
+      // The list closes as the server starts: list again once it has (F1 into a closing picker is lost).
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
     } else {
       await page.keyboard.press('Escape');
     }

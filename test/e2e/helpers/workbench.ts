@@ -65,7 +65,9 @@ async function pick(page: Page, key: string, text: string, rowText: string | Reg
     try {
       await page.keyboard.press(key);
       await quickInput(page).waitFor({ timeout: 5_000 });
-      await quickInput(page).fill(text);
+      // Bounded like the waits around it: a key pressed while a picker is closing can find its input on
+      // the way out, and fill() would wait Playwright's whole default (60 s, seen after "Start Server").
+      await quickInput(page).fill(text, { timeout: 5_000 });
       await row.waitFor({ timeout: 5_000 });
       break;
     } catch (err) {
@@ -105,7 +107,7 @@ export async function openFile(page: Page, relativePath: string, timeout = 90_00
     try {
       await page.keyboard.press('Control+P');
       await quickInput(page).waitFor({ timeout: 5_000 });
-      await quickInput(page).fill(relativePath);
+      await quickInput(page).fill(relativePath, { timeout: 5_000 });
       await rowsSettled(page, name, 10_000);
       await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
       await tab.waitFor({ timeout: 15_000 });
