@@ -38,8 +38,10 @@ function assertOnlyCodeLines(doc: any, appDir: string): void {
  * Chance of failing on a correct product, for each test below: < 1e-6. Shares of a ~3 s profile sampled
  * every 1 ms (over a thousand samples even when the app gets a fraction of a core) have a sampling error
  * of about 1.5 points; measured on Node 20 at load average 15 against the thresholds: signingKey own 83%
- * (> 50), self 0% (< 5); lodash 64% (> 20); countPrimes self 44% (> 30); lineTotal self 21% (> 5; under a
- * CPU competitor 8–23%).
+ * (> 25; 48% once beside the CPU competitor, Node 22 — shares are of the whole recording, idle
+ * included), self 0% (≤ a tenth of own); lodash 64% (> 20); countPrimes self 44% (> 30); lineTotal self
+ * 21% (> 5; under a CPU competitor 8–23%). signingKey's own ≥ the pbkdf2 job's self is not a margin: it
+ * is the attribution itself (the job runs only under signingKey), true at any load.
  * Which function is on top is the design of each app (its handler does one expensive thing), not a
  * close race. The lines and files asserted are facts of the source (V8's positions, source maps).
  */
@@ -76,16 +78,20 @@ for (const [major, label] of NODE_MATRIX) {
       console.log(`      # ${names(doc)}`);
       assert.equal(top.function, 'signingKey', names(doc));
       assert.equal(top.file, keys);
-      assert.ok(top.ownPct > 50 && top.selfPct < 5, `own ${top.ownPct}, self ${top.selfPct}`);
+      // The hottest non-user frame: the JS pbkdf2Sync, or the native job it runs, depending on the Node
+      // version. signingKey owns its time (own ≥ that frame's self, its own self a tenth of it or less),
+      // and the call line carries it. (Was: own > 50% and the line > 50% of the profile — a share of the
+      // whole recording, idle included, which a starved load generator lowers: 48% once, beside the CPU
+      // competitor, while the pbkdf2 job's 47% was all signingKey's, as the product said.)
+      const native = doc.hotspots.find((h: any) => h.category !== 'user' && h.category !== 'gc');
+      assert.ok(top.ownPct >= native.selfPct && top.ownPct > 25 && top.selfPct <= top.ownPct / 10, `own ${top.ownPct}, self ${top.selfPct}; ${native.function} self ${native.selfPct}`);
       assert.equal(top.ownParts[0].function, 'pbkdf2Sync');
       const callLine = lineWith(keys, 'crypto.pbkdf2Sync(');
       assert.equal(top.ownParts[0].callLine, callLine);
       const line = doc.lines.find((l: any) => l.file === keys && l.line === callLine);
-      assert.ok(line && line.totalPct > 50 && line.ownPct > 50, JSON.stringify(line));
+      assert.ok(line && line.ownPct >= native.selfPct && line.totalPct >= line.ownPct, `${JSON.stringify(line)}; ${native.function} self ${native.selfPct}`);
       assert.equal(line.calls[0].function, 'pbkdf2Sync');
-      // The hottest non-user frame (the JS pbkdf2Sync, or the native job it runs, depending on the Node
-      // version) names the call site in the user's code.
-      const native = doc.hotspots.find((h: any) => h.category !== 'user' && h.category !== 'gc');
+      // That frame names the call site in the user's code.
       assert.deepEqual([native.userCaller?.function, native.userCaller?.line], ['signingKey', callLine], JSON.stringify(native));
       assertOnlyCodeLines(doc, dir);
     });
