@@ -284,10 +284,9 @@ export class FlameCanvas {
     const colorOf = (bucket: number) => (bucket === dimBucket ? dimFill : fills[bucket]);
     let painted = false;
     try {
-      painted = LITTLE_ENDIAN && this.paintBoxes(n, order, bucketOf, dimBucket + 1, colorOf);
+      painted = LITTLE_ENDIAN && this.paintBoxes(n, order, bucketOf, colorOf);
     } catch {
-      // An ImageData the browser would not make (memory): the rectangles draw the same boxes.
-      painted = false;
+      // An ImageData the browser would not make (memory): the rectangles below draw the same boxes.
     }
     if (!painted) this.fillBoxes(order, perBucket, dimBucket, colorOf);
     if (theme.boxBorder) {
@@ -420,7 +419,7 @@ export class FlameCanvas {
    * written and put (~40 lines here), and the browser copies it down the row.
    * False when a colour cannot be read back (the caller then fills rectangles, as it does if this throws).
    */
-  private paintBoxes(n: number, order: Int32Array, bucketOf: Int32Array, buckets: number, colorOf: (bucket: number) => string): boolean {
+  private paintBoxes(n: number, order: Int32Array, bucketOf: Int32Array, colorOf: (bucket: number) => string): boolean {
     const W = this.canvas.width;
     const H = this.canvas.height;
     const background = this.colorWord(this.theme.background);
@@ -440,16 +439,15 @@ export class FlameCanvas {
     const rowLine = this.rowLine!;
     rowEnd.fill(0);
     let rows = 0;
-    const words = new Uint32Array(buckets);
+    // `order` runs bucket by bucket: a colour is looked up once per bucket.
     let lastBucket = -1;
     let word = 0;
     for (let k = 0; k < n; k++) {
       const d = order[k];
       const bucket = bucketOf[d];
       if (bucket !== lastBucket) {
-        const w = words[bucket] || this.colorWord(colorOf(bucket));
+        const w = this.colorWord(colorOf(bucket));
         if (w === null) return false;
-        words[bucket] = w;
         word = w;
         lastBucket = bucket;
       }
@@ -484,7 +482,7 @@ export class FlameCanvas {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.imageSmoothingEnabled = false;
       ctx.fillStyle = this.theme.background;
-      this.stretchRows(lines, H, W);
+      this.stretchRows(lines, rowEnd, rowLine, W, H);
     } finally {
       ctx.restore();
     }
@@ -492,9 +490,8 @@ export class FlameCanvas {
   }
 
   /** paintBoxes' last step: each row's line drawn down the row, the lines between rows filled with the background. */
-  private stretchRows(lines: HTMLCanvasElement, H: number, W: number): void {
-    const { ctx, rowEnd, rowLine } = this;
-    if (!rowEnd || !rowLine) return;
+  private stretchRows(lines: HTMLCanvasElement, rowEnd: Int32Array, rowLine: Int32Array, W: number, H: number): void {
+    const ctx = this.ctx;
     for (let y = 0; y < H; ) {
       // A row down to its end (or to the next row's first line, should rounding make them meet), or a
       // run of lines outside every row: the gap under a row, the space past the last one.
@@ -507,8 +504,6 @@ export class FlameCanvas {
       y = to;
     }
   }
-
-
 
   /**
    * A CSS colour's pixel as this canvas stores it — filled over the theme's background on an opaque 1×1
