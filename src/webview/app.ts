@@ -884,6 +884,11 @@ export class App {
   get zoomFrame(): number {
     return this.zoom;
   }
+
+  /** A redraw is scheduled and not yet drawn: state read now (search matches, view) is ahead of the canvas. */
+  get drawPending(): boolean {
+    return this.pending !== null;
+  }
 }
 
 /** The tooltip row of an inlined frame: where V8 charged its time (or bytes), and how Hotpath knows it is the callee's. */

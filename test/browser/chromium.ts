@@ -43,6 +43,17 @@ export async function openReport(browser: Browser, file: string, options: { colo
   return { page, errors };
 }
 
+/**
+ * Runs an action that changes what the flamegraph draws and resolves once the canvas shows it. The app
+ * applies input to its state at once but draws on the next animation frame, so a check of state alone
+ * (a search's matches, the view) can pass while the canvas still holds the frame before.
+ */
+export async function redrawn(page: Page, action: () => Promise<unknown>): Promise<void> {
+  const before = await page.evaluate(() => (globalThis as any).__hotpath.metrics.length as number);
+  await action();
+  await page.waitForFunction((n) => (globalThis as any).__hotpath.metrics.length > n && !(globalThis as any).__hotpath.drawPending, before, { polling: 'raf', timeout: 30_000 });
+}
+
 export interface DrawnBox { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean }
 
 export function drawnBoxes(page: Page, pane = 'main'): Promise<DrawnBox[]> {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { loadProfile } from '../../src/core/profile';
 import { runCli } from '../helpers/cli';
-import { boxOf, drawnBoxes, launch, openReport, pixelAt, RESULTS, ROOT, screenshot } from './chromium';
+import { boxOf, drawnBoxes, launch, openReport, pixelAt, redrawn, RESULTS, ROOT, screenshot } from './chromium';
 import { formatPct } from '../../src/shared/text/numbers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'profiles');
@@ -85,13 +85,12 @@ describe('flamegraph report in Chromium', function () {
 
     it('search highlights the frame and reports its share', async () => {
       const { page, errors } = await openReport(browser, report);
-      await page.fill('input[type="search"]', 'hotloop');
+      await redrawn(page, () => page.fill('input[type="search"]', 'hotloop'));
       await page.waitForFunction(() => document.querySelector('.hp-search-result')!.textContent!.includes('of total'));
       const result = await page.textContent('.hp-search-result');
       assert.ok(result!.includes(`${pct(expected.totalShare)} of total`), `${result} vs ${pct(expected.totalShare)}`);
       const share = Number(await page.getAttribute('.hp-search-result', 'data-share-pct'));
       assert.ok(Math.abs(share - expected.totalShare * 100) < 0.01, `share ${share}`);
-      await page.waitForTimeout(50);
       const boxes = await drawnBoxes(page);
       const hot = boxes.find((b) => b.name === 'hotLoop')!;
       const other = boxes.find((b) => b.name === 'warmLoop')!;

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { runCli } from '../helpers/cli';
-import { drawnBoxes, launch, openReport, ROOT } from './chromium';
+import { drawnBoxes, launch, openReport, redrawn, ROOT } from './chromium';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generateProfile } = require(path.join(ROOT, 'bench', 'lib', 'generate.js')) as { generateProfile(file: string, o: { targetBytes: number; nodeCount: number; seed: number }): void };
@@ -36,8 +36,8 @@ describe('flamegraph: boxes drawn as pixels', function () {
     const run = await runCli(['report', '--html', html, profile]);
     assert.equal(run.code, 0, run.stderr);
     const { page, errors } = await openReport(browser, html);
-    await page.click('button[data-view="flamechart"]');
-    await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
+    await redrawn(page, () => page.click('button[data-view="flamechart"]'));
+    assert.equal(await page.evaluate(() => (globalThis as any).__hotpath.viewState.view), 'flamechart');
     const boxes = await drawnBoxes(page);
     const thinDrawn = boxes.filter((b) => b.w <= 2);
     assert.ok(thinDrawn.length >= 5000, `${thinDrawn.length} thin boxes: a zoomed-out flame chart of a large profile`);
@@ -112,12 +112,14 @@ describe('flamegraph: boxes drawn as pixels', function () {
     const views = async (page: import('playwright-core').Page) => {
       const out: Record<string, Awaited<ReturnType<typeof rowHashes>>> = {};
       out.flamegraph = await rowHashes(page);
-      await page.fill('input[type="search"]', 'a');
-      await page.waitForFunction(() => (globalThis as any).__hotpath.boxes().some((b: { matched: boolean }) => !b.matched));
+      await redrawn(page, () => page.fill('input[type="search"]', 'a'));
+      assert.ok(await page.evaluate(() => (globalThis as any).__hotpath.boxes().some((b: { matched: boolean }) => !b.matched)), 'the search dims some boxes');
       out.search = await rowHashes(page);
-      await page.fill('input[type="search"]', '');
-      await page.click('button[data-view="flamechart"]');
-      await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
+      await redrawn(page, async () => {
+        await page.fill('input[type="search"]', '');
+        await page.click('button[data-view="flamechart"]');
+      });
+      assert.equal(await page.evaluate(() => (globalThis as any).__hotpath.viewState.view), 'flamechart');
       out.flamechart = await rowHashes(page);
       return out;
     };

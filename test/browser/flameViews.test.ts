@@ -16,7 +16,7 @@ import type { V8FunctionSignals } from '../../src/core/v8/types';
 import type { FlamePayload } from '../../src/shared/flame/payload';
 import { initMessages } from '../../src/shared/protocol';
 import { runCli } from '../helpers/cli';
-import { boxOf, type DrawnBox, drawnBoxes, hostPageHtml, launch, openReport, pixelAt, RESULTS, ROOT, screenshot } from './chromium';
+import { boxOf, type DrawnBox, drawnBoxes, hostPageHtml, launch, openReport, pixelAt, redrawn, RESULTS, ROOT, screenshot } from './chromium';
 import { formatPct } from '../../src/shared/text/numbers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'profiles');
@@ -180,9 +180,8 @@ describe('flamegraph views in Chromium', function () {
         assert.ok(hot.marked && !top.marked, 'only hotLoop is marked');
         const options = await page.$$eval('select[aria-label="Colour by"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
         assert.ok(options.includes('tier'), `tier offered: ${options}`);
-        await page.selectOption('select[aria-label="Colour by"]', 'tier');
-        await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.color === 'tier');
-        await page.waitForTimeout(50);
+        await redrawn(page, () => page.selectOption('select[aria-label="Colour by"]', 'tier'));
+        assert.equal(await page.evaluate(() => (globalThis as any).__hotpath.viewState.color), 'tier');
         hot = await boxOf(page, 'hotLoop');
         top = await topOf();
         assert.equal(hex(await fillPixel(page, top)), await cssVar(page, '--hp-tier-turbofan'));
@@ -233,9 +232,8 @@ describe('flamegraph views in Chromium', function () {
       const canvas = () => page.evaluate(() => (document.querySelector('[data-pane="main"] canvas:not(.hp-overlay)') as HTMLCanvasElement).toDataURL());
       const boxes = (await drawnBoxes(page)).map(({ name, frame, x, y, w, bucket }) => ({ name, frame, x, y, w, bucket }));
       const flamegraph = await canvas();
-      await page.click('button[data-view="flamechart"]');
-      await page.waitForFunction(() => (globalThis as any).__hotpath.viewState.view === 'flamechart' && (globalThis as any).__hotpath.boxes().length > 0);
-      await page.waitForTimeout(50);
+      await redrawn(page, () => page.click('button[data-view="flamechart"]'));
+      assert.equal(await page.evaluate(() => (globalThis as any).__hotpath.viewState.view), 'flamechart');
       const chart = await canvas();
       const host = await page.evaluate(() => ({ kind: typeof (globalThis as any).acquireVsCodeApi, posted: (globalThis as any).__posted, log: (globalThis as any).__hostLog }));
       assert.deepEqual(errors, []);
