@@ -10,6 +10,7 @@ import { deleteProfile, listProfiles } from '../views/history';
 import type { HotspotsView, HotspotsViewNode } from '../views/hotspotsView';
 import { labelText } from '../../shared/text';
 import { progressText, showError, showInfo, showWarning } from '../notify';
+import { STAY } from '../pickerFocus';
 
 export interface ProfileCommandDeps extends ApplyContext {
   session: HotpathSession;
@@ -49,7 +50,7 @@ async function pickProfile(title: string, exclude?: string): Promise<string | un
     { label: '$(folder-opened) Choose a profile file…', description: '.cpuprofile, pprof (.pb.gz, .pprof)', alwaysShow: true },
     { label: '$(folder-opened) Choose a 0x output folder…', alwaysShow: true, folder: true } as Item & { folder: true },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title });
+  const pick = await vscode.window.showQuickPick(items, { title, ...STAY });
   if (!pick) return undefined;
   if (pick.file) return pick.file;
   const folder = (pick as { folder?: boolean }).folder === true;

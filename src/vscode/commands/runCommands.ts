@@ -12,6 +12,7 @@ import { baselineNameFor, type RunKind, type RunRequest } from '../workflow/runs
 import { requireTrust } from './trust';
 import { labelText } from '../../shared/text';
 import { showError, showInfo } from '../notify';
+import { STAY } from '../pickerFocus';
 
 export interface RunCommandDeps {
   controller: RunController;
@@ -85,19 +86,20 @@ async function attachAndProfile(deps: RunCommandDeps): Promise<void> {
     // Other processes' command lines are anyone's text: one line, no icon syntax.
     ...processes.map((p) => ({ label: `$(server-process) ${p.pid}`, description: labelText(p.command), pid: p.pid })),
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: attach to which process?', placeHolder: 'A running Node process (Hotpath opens its inspector with SIGUSR1), or an inspector address', matchOnDescription: true });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: attach to which process?', placeHolder: 'A running Node process (Hotpath opens its inspector with SIGUSR1), or an inspector address', matchOnDescription: true, ...STAY });
   if (!pick) return;
   let attach: AttachSpec;
   if (pick.pid !== undefined) {
     attach = { pid: pick.pid };
   } else {
-    const text = await vscode.window.showInputBox({ title: 'Hotpath: inspector', prompt: 'The inspector the app was started with (node --inspect=127.0.0.1:9229 …): port, host:port or ws:// URL. Loopback only.', value: '9229', validateInput: (v) => { const r = parseAttachInput(v); return typeof r === 'string' ? r : undefined; } });
+    const text = await vscode.window.showInputBox({ title: 'Hotpath: inspector', prompt: 'The inspector the app was started with (node --inspect=127.0.0.1:9229 …): port, host:port or ws:// URL. Loopback only.', value: '9229', validateInput: (v) => { const r = parseAttachInput(v); return typeof r === 'string' ? r : undefined; }, ...STAY });
     if (!text) return;
     attach = parseAttachInput(text) as AttachSpec;
   }
   const url = await vscode.window.showInputBox({
     title: 'Hotpath: where should the load go?', prompt: 'A process Hotpath did not start cannot tell where it listens: the URL autocannon should load.', value: 'http://127.0.0.1:3000/',
     validateInput: (v) => { try { const u = new URL(v); return /^https?:$/.test(u.protocol) ? undefined : 'An http:// or https:// URL'; } catch { return 'An http:// URL, e.g. http://127.0.0.1:3000/'; } },
+    ...STAY,
   });
   if (!url) return;
   const folder = currentFolder();

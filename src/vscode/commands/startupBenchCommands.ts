@@ -10,6 +10,7 @@ import { chooseTarget, TargetCancelled } from '../targets/pickTarget';
 import type { RunController } from '../workflow/runController';
 import { showError, showInfo } from '../notify';
 import { requireTrust } from './trust';
+import { STAY } from '../pickerFocus';
 
 export interface StartupBenchDeps {
   controller: RunController;
@@ -34,7 +35,7 @@ async function runBenchmark(deps: StartupBenchDeps, uri?: vscode.Uri): Promise<v
   let file = uri?.fsPath ?? vscode.window.activeTextEditor?.document.uri.fsPath;
   if (!file || !detectHarness(safeRead(file))) {
     const found = await vscode.workspace.findFiles('**/*.{bench,benchmark}.{js,mjs,cjs,ts,mts}', '**/node_modules/**', 50);
-    const pick = await vscode.window.showQuickPick(found.map((u) => ({ label: labelText(vscode.workspace.asRelativePath(u)), uri: u })), { title: 'Hotpath: which benchmark file?', placeHolder: 'A file written for tinybench or node:bench' });
+    const pick = await vscode.window.showQuickPick(found.map((u) => ({ label: labelText(vscode.workspace.asRelativePath(u)), uri: u })), { title: 'Hotpath: which benchmark file?', placeHolder: 'A file written for tinybench or node:bench', ...STAY });
     if (!pick) return;
     file = pick.uri.fsPath;
   }
@@ -63,7 +64,7 @@ async function createBenchmark(args?: { file: string; name: string }): Promise<v
     if (!editor) { void showInfo('Hotpath: open the file of the function to benchmark, or use the Benchmark link above a hot function.'); return; }
     file = editor.document.uri.fsPath;
     const range = editor.document.getWordRangeAtPosition(editor.selection.active);
-    name = await vscode.window.showInputBox({ title: 'Hotpath: benchmark which function?', prompt: 'The name of an exported function of this file', value: range ? editor.document.getText(range) : '' });
+    name = await vscode.window.showInputBox({ title: 'Hotpath: benchmark which function?', prompt: 'The name of an exported function of this file', value: range ? editor.document.getText(range) : '', ...STAY });
     if (!name) return;
   }
   const source = safeRead(file);

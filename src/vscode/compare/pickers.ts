@@ -4,15 +4,11 @@ import { discoverRuntimes } from '../../core/runtimes/discover';
 import { parseVersionSpec } from '../../core/runtimes/version';
 import { recentCommits, repositoryRoot, workingTreeState } from '../../core/variants/git';
 import { revisionRows, runtimeRows, type PickRow } from './pickItems';
+import { STAY } from '../pickerFocus';
 
 type Item = vscode.QuickPickItem & { value?: string };
 const toItems = (rows: PickRow[]): Item[] => rows.map((r) => ({ ...r }));
 
-// Every step of these pickers stays open when focus moves: they are steps of one flow (A, then B, then
-// perhaps a typed value), and they open just as the command palette closes and VS Code hands focus back
-// to the active editor. CI saw the runtime picker vanish under the click with the flamegraph webview
-// active, most likely that webview taking focus a moment late. Escape still cancels.
-const STAY = { ignoreFocusOut: true } as const;
 
 /** A revision to compare the working tree with: recent commits, or one typed in. Undefined when cancelled. */
 export async function pickRevision(cwd: string): Promise<string | undefined> {

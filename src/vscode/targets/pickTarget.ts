@@ -5,6 +5,7 @@ import { joinCommandLine, splitCommandLine } from './commandLine';
 import { resolveTarget, targetToSettings, type TargetSettings, type TargetSpec } from './targetSpec';
 import { labelText } from '../../shared/text';
 import { lastRequest, rememberRequest } from './requestPicker';
+import { STAY } from '../pickerFocus';
 
 const REMEMBERED = 'hotpath.target';
 const LAST_CHOICE = 'hotpath.lastTargetName';
@@ -38,7 +39,7 @@ export async function chooseTarget(state: vscode.Memento, options: { forceAsk?: 
     const items = configured
       .map((t) => ({ label: t.name, description: joinCommandLine(t.command), detail: t.path ? `load: ${t.method ?? 'GET'} ${t.path}` : undefined, target: t }))
       .sort((a, b) => Number(b.label === last) - Number(a.label === last));
-    const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: which app?', placeHolder: 'Targets from the hotpath.targets setting' });
+    const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: which app?', placeHolder: 'Targets from the hotpath.targets setting', ...STAY });
     if (!pick) throw new TargetCancelled();
     await state.update(LAST_CHOICE, pick.target.name);
     return pick.target;
@@ -90,7 +91,7 @@ function openFileCommand(folder: string): CommandItem[] {
 
 async function askForTarget(folder: vscode.WorkspaceFolder, http: boolean, state: vscode.Memento | undefined): Promise<TargetSpec> {
   const items: CommandItem[] = [...packageScripts(folder.uri.fsPath), ...openFileCommand(folder.uri.fsPath), { label: '$(edit) Enter a command…', alwaysShow: true }];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: how do you start the app?', placeHolder: 'A package.json script, the open file, or any command', matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: how do you start the app?', placeHolder: 'A package.json script, the open file, or any command', matchOnDetail: true, ...STAY });
   if (!pick) throw new TargetCancelled();
   let command = pick.command;
   if (!command) {
@@ -99,6 +100,7 @@ async function askForTarget(folder: vscode.WorkspaceFolder, http: boolean, state
       // The cursor after "node ": typing adds the script instead of replacing the whole pre-filled text.
       valueSelection: [5, 5],
       validateInput: (v) => { try { return splitCommandLine(v).length ? undefined : 'Enter a command.'; } catch (e) { return (e as Error).message; } },
+      ...STAY,
     });
     if (!line) throw new TargetCancelled();
     command = splitCommandLine(line);
@@ -120,7 +122,7 @@ async function askForRequest(state: vscode.Memento, spec: TargetSpec): Promise<v
     { label: '$(play) Choose when the app runs', description: 'offers the paths it prints at startup and the routes it registers' },
     { label: '$(edit) Enter a path…', enter: true },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: which request should the load send?', placeHolder: 'Keep the last one, choose from what the app announces when it runs, or enter one' });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Hotpath: which request should the load send?', placeHolder: 'Keep the last one, choose from what the app announces when it runs, or enter one', ...STAY });
   if (!pick) throw new TargetCancelled();
   if (pick.path) return;
   if (!pick.enter) { await rememberRequest(state, spec.name, undefined); return; }
@@ -128,9 +130,10 @@ async function askForRequest(state: vscode.Memento, spec: TargetSpec): Promise<v
     title: 'Hotpath: request path to load', value: '/', valueSelection: [1, 1],
     prompt: 'autocannon sends requests to http://127.0.0.1:<the port the app listens on><path>',
     validateInput: (v) => (v.startsWith('/') && !/\s/.test(v) ? undefined : 'The path starts with / and has no spaces, e.g. /api/products'),
+    ...STAY,
   });
   if (reqPath === undefined) throw new TargetCancelled();
-  const method = await vscode.window.showQuickPick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { title: 'Hotpath: HTTP method' });
+  const method = await vscode.window.showQuickPick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { title: 'Hotpath: HTTP method', ...STAY });
   if (!method) throw new TargetCancelled();
   await rememberRequest(state, spec.name, { path: reqPath, method });
 }
