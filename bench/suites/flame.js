@@ -16,6 +16,13 @@
 //     came first; in headless Chromium it can precede even the click's own event timestamp — by up to
 //     6 ms in 20 zooms traced — so it counted time from before the click. Kept as
 //     `*FrameFromTimestampMs` for comparison.)
+//   - the canvas floor, the reference for the zoom frames: a page of nothing but a canvas of the same
+//     device size as the flamegraph's, whose click handler repaints all of it with one fillRect on the
+//     next animation frame — the least any page can do to change every pixel of a canvas that size. Its
+//     frames are timed like the zoom's and interleaved with them in blocks of ZOOM_BLOCK; in software
+//     (no GPU) the browser copies and composites each changed canvas whole, so this is the part of a zoom
+//     frame the page cannot remove short of a smaller canvas. `zoomFrameVsFloor`: the zoom frame's
+//     median and p95 over the floor's.
 //   - the browser's CPU time per hover and per zoom (renderer main thread, compositor, display
 //     compositor; thread time from a Chromium trace): what the frames cost, steadier than their wall
 //     time when other work shares the machine;
@@ -42,6 +49,8 @@ const ANCHORS = {
 };
 const OPEN_RUNS = 3;
 const ZOOMS = 30;
+/** Zooms (and floor repaints) per block of the interleaving. */
+const ZOOM_BLOCK = 10;
 const HOVERS = 200;
 const WHEELS = 40;
 const COMPETITOR_TIMEOUT_MS = 120_000;
@@ -140,7 +149,49 @@ async function browserCpu(page, act) {
   return { ...per, total: round((byThread.renderer + byThread.compositor + byThread.displayCompositor) / units, 2) };
 }
 
-async function interact(page) {
+/** Two animation frames: a page just brought to the front has drawn what it shows. */
+const settle = (page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/**
+ * The canvas floor: a page with one canvas of the flamegraph canvas's device size that repaints all of
+ * it on each click (a fillRect, alternating colours, on the next animation frame), timed by FRAME_TIMING.
+ */
+async function openFloor(browser, canvas) {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 2 });
+  await page.addInitScript(FRAME_TIMING);
+  // A navigation (not setContent), so that FRAME_TIMING, an init script, runs in it.
+  await page.goto(`data:text/html,${encodeURIComponent(`<!doctype html><body style="margin:0"><canvas style="position:absolute;left:${canvas.x}px;top:${canvas.y}px;width:${canvas.w}px;height:${canvas.h}px"></canvas></body>`)}`);
+  await page.evaluate(({ width, height }) => {
+    const c = document.querySelector('canvas');
+    c.width = width;
+    c.height = height;
+    const ctx = c.getContext('2d', { alpha: false });
+    let k = 0;
+    const paint = () => { ctx.fillStyle = k++ % 2 ? '#d9653b' : '#e8a33d'; ctx.fillRect(0, 0, width, height); };
+    c.addEventListener('click', () => requestAnimationFrame(paint));
+    paint();
+  }, canvas);
+  const clickOnce = async () => {
+    const n = await page.evaluate(() => window.__benchFrames.zoom.length);
+    await page.mouse.click(canvas.x + canvas.w / 2, canvas.y + canvas.h / 2);
+    await framesAfter(page, 'zoom', n);
+  };
+  let discarded = 0;
+  return {
+    page,
+    /** `n` repaints after the page came to the front; the first is discarded (it also repaints what being hidden dropped). */
+    async block(n) {
+      await page.bringToFront();
+      await settle(page);
+      await clickOnce();
+      discarded++;
+      for (let k = 0; k < n; k++) await clickOnce();
+    },
+    frames: () => page.evaluate((skip) => window.__benchFrames.zoom.filter((_, i) => !skip.includes(i)).map((f) => f.frameMs), [...Array(discarded).keys()].map((b) => b * (ZOOM_BLOCK + 1))),
+  };
+}
+
+async function interact(page, browser) {
   const frames = (kind) => page.evaluate((k) => window.__benchFrames[k].length, kind);
   // Zoom: click frames of the aggregated view (widest first), resetting between clicks.
   const zoom = [];
@@ -159,9 +210,20 @@ async function interact(page) {
     await page.click('.hp-crumbs button:first-child');
     await metricsAfter(page, beforeReset);
   };
-  for (let i = 0; i < ZOOMS && boxes.length; i++) await zoomOnce(i);
+  // The canvas floor (see the header), interleaved with the zooms in blocks, each page brought to the front for its block.
+  const rect = await page.evaluate(() => { const c = document.querySelector('[data-pane="main"] canvas'); const r = c.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height, width: c.width, height: c.height }; });
+  const floor = await openFloor(browser, rect);
+  for (let i = 0; i < ZOOMS && boxes.length; i++) {
+    if (i % ZOOM_BLOCK === 0) {
+      await floor.block(ZOOM_BLOCK);
+      await page.bringToFront();
+      await settle(page);
+    }
+    await zoomOnce(i);
+  }
+  const floorFrames = await floor.frames();
+  await floor.page.close();
   // Hover: move over the canvas on a deterministic path.
-  const rect = await page.evaluate(() => { const r = document.querySelector('[data-pane="main"] canvas').getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
   const at = (i) => ({ x: rect.x + ((i * 97) % 100) / 100 * rect.w, y: Math.max(rect.y + 2, rect.y + rect.h - 4 - ((i * 37) % 30) * 18) });
   const start = await page.evaluate(() => window.__hotpath.metrics.length);
   const hoverStart = await frames('hover');
@@ -187,10 +249,17 @@ async function interact(page) {
   await page.keyboard.up('Control');
   const wheelFrames = await page.evaluate((n) => window.__benchFrames.wheel.slice(n), wheelStart);
   const zooms = zoom.filter(Boolean);
+  const zoomStats = stats(zoomFrames.map((f) => f.frameMs));
+  const wheelStats = stats(wheelFrames.map((f) => f.frameMs));
+  const floorStats = stats(floorFrames);
+  const over = (a, b) => (b > 0 ? round(a / b, 2) : null);
   return {
+    zoomFrameVsFloor: { median: over(zoomStats.median, floorStats.median), p95: over(zoomStats.p95, floorStats.p95) },
+    wheelZoomFrameVsFloor: { median: over(wheelStats.median, floorStats.median), p95: over(wheelStats.p95, floorStats.p95) },
     hoverPaintedMs: stats(hoverFrames.map((f) => f.inputToPaintedMs)),
     hoverSinceEventMs: stats(hoverFrames.map((f) => f.sinceEventMs)),
     zoomFrameMs: stats(zoomFrames.map((f) => f.frameMs)),
+    canvasFloor: { canvasDevicePx: `${rect.width}x${rect.height}`, frameMs: stats(floorFrames) },
     zoomFrameFromTimestampMs: stats(zoomFrames.map((f) => f.frameFromTimestampMs)),
     zoomInputToPaintedMs: stats(zoomFrames.map((f) => f.inputToPaintedMs)),
     wheelZoomFrameMs: stats(wheelFrames.map((f) => f.frameMs)),
@@ -303,8 +372,8 @@ async function run({ log }) {
         log(`${size} MB: open → first paint ${firstPaintMs.toFixed(0)} ms (run ${r + 1})`);
         if (r === 0) {
           heap = await heapMB(page);
-          interaction = await interact(page);
-          log(`${size} MB: hover → painted p95 ${interaction.hoverPaintedMs.p95} ms, zoom frame p95 ${interaction.zoomFrameMs.p95} ms, wheel zoom frame p95 ${interaction.wheelZoomFrameMs.p95} ms; browser CPU per hover ${interaction.browserCpuPerHoverMs.total} ms, per zoom ${interaction.browserCpuPerZoomMs.total} ms; heap ${heap.usedMB} MB`);
+          interaction = await interact(page, browser);
+          log(`${size} MB: hover → painted p95 ${interaction.hoverPaintedMs.p95} ms, zoom frame p95 ${interaction.zoomFrameMs.p95} ms, wheel zoom frame p95 ${interaction.wheelZoomFrameMs.p95} ms (canvas floor, ${interaction.canvasFloor.canvasDevicePx} device px: median ${interaction.canvasFloor.frameMs.median} ms, p95 ${interaction.canvasFloor.frameMs.p95} ms); browser CPU per hover ${interaction.browserCpuPerHoverMs.total} ms, per zoom ${interaction.browserCpuPerZoomMs.total} ms; heap ${heap.usedMB} MB`);
         }
         await page.close();
       }
@@ -351,7 +420,7 @@ async function run({ log }) {
     await browser.close();
   }
   return {
-    note: 'ratio = other tool ÷ Hotpath (above 1: Hotpath is faster). Hotpath\'s time is file → HTML → first paint. hoverPaintedMs: pointer move handled → its frame painted (tooltip, outline); zoomFrameMs / wheelZoomFrameMs: input handled → the frame that draws the zoom painted, less the wait for that frame to start; *InputToPaintedMs adds that wait; *FrameFromTimestampMs: the frame\'s timestamp (or the input, if earlier) → painted, as measured before; browserCpuPer*: thread time of the renderer, compositor and display compositor per interaction.',
+    note: 'ratio = other tool ÷ Hotpath (above 1: Hotpath is faster). Hotpath\'s time is file → HTML → first paint. hoverPaintedMs: pointer move handled → its frame painted (tooltip, outline); zoomFrameMs / wheelZoomFrameMs: input handled → the frame that draws the zoom painted, less the wait for that frame to start; *InputToPaintedMs adds that wait; *FrameFromTimestampMs: the frame\'s timestamp (or the input, if earlier) → painted, as measured before; canvasFloor: a page that only repaints a canvas of the same device size with one fillRect per click, timed the same way and interleaved with the zooms (what the browser needs to show any change to a canvas that size); *VsFloor: the frame\'s median and p95 over the floor\'s; browserCpuPer*: thread time of the renderer, compositor and display compositor per interaction.',
     goals: (() => {
       const largest = results.reduce((a, b) => (b.sizeMB > a.sizeMB ? b : a), results[0]);
       return {
@@ -359,6 +428,7 @@ async function run({ log }) {
         largestSizeMB: largest?.sizeMB,
         hoverPaintedP95Under16ms: Boolean(largest && largest.hotpath.hoverPaintedMs.p95 <= 16),
         zoomFrameP95Under16ms: Boolean(largest && largest.hotpath.zoomFrameMs.p95 <= 16 && largest.hotpath.wheelZoomFrameMs.p95 <= 16),
+        canvasFloorP95Under16ms: Boolean(largest && largest.hotpath.canvasFloor.frameMs.p95 <= 16),
       };
     })(),
     loadAverage: { atEnd: round(os.loadavg()[0], 1), cores: os.cpus().length },

@@ -68,6 +68,8 @@ export class App {
   private choices: DataChoice[] = [];
   private lanes: LaneStrip | null = null;
   private pending: { reasons: Set<string>; eventTime: number } | null = null;
+  /** Draws so far (metrics is trimmed; this only grows): tests wait for the draw after an action. */
+  private draws = 0;
   readonly metrics: RenderMetric[] = [];
   firstPaintMs = -1;
 
@@ -341,6 +343,7 @@ export class App {
       this.pending = null;
       const started = performance.now();
       this.draw();
+      this.draws++;
       const now = performance.now();
       this.metrics.push({ reason: [...pending.reasons].join('+'), renderMs: now - started, sinceEventMs: now - pending.eventTime });
       if (this.metrics.length > 1000) this.metrics.splice(0, 500);
@@ -888,6 +891,10 @@ export class App {
   /** A redraw is scheduled and not yet drawn: state read now (search matches, view) is ahead of the canvas. */
   get drawPending(): boolean {
     return this.pending !== null;
+  }
+
+  get drawCount(): number {
+    return this.draws;
   }
 }
 

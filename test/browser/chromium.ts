@@ -49,9 +49,9 @@ export async function openReport(browser: Browser, file: string, options: { colo
  * (a search's matches, the view) can pass while the canvas still holds the frame before.
  */
 export async function redrawn(page: Page, action: () => Promise<unknown>): Promise<void> {
-  const before = await page.evaluate(() => (globalThis as any).__hotpath.metrics.length as number);
+  const before = await page.evaluate(() => (globalThis as any).__hotpath.drawCount as number);
   await action();
-  await page.waitForFunction((n) => (globalThis as any).__hotpath.metrics.length > n && !(globalThis as any).__hotpath.drawPending, before, { polling: 'raf', timeout: 30_000 });
+  await page.waitForFunction((n) => (globalThis as any).__hotpath.drawCount > n && !(globalThis as any).__hotpath.drawPending, before, { polling: 'raf', timeout: 30_000 });
 }
 
 export interface DrawnBox { name: string; file: string; line: number; frame: number; x: number; y: number; w: number; h: number; matched: boolean; bucket: number; marked: boolean }
