@@ -176,18 +176,19 @@ async function openFloor(browser, canvas) {
     await page.mouse.click(canvas.x + canvas.w / 2, canvas.y + canvas.h / 2);
     await framesAfter(page, 'zoom', n);
   };
-  let discarded = 0;
+  const kept = [];
   return {
     page,
-    /** `n` repaints after the page came to the front; the first is discarded (it also repaints what being hidden dropped). */
+    kept,
+    /** `n` repaints after the page came to the front, kept; one before them is not (it also repaints what being hidden dropped). */
     async block(n) {
       await page.bringToFront();
       await settle(page);
       await clickOnce();
-      discarded++;
+      const from = await page.evaluate(() => window.__benchFrames.zoom.length);
       for (let k = 0; k < n; k++) await clickOnce();
+      kept.push(...await page.evaluate((i) => window.__benchFrames.zoom.slice(i).map((f) => f.frameMs), from));
     },
-    frames: () => page.evaluate((skip) => window.__benchFrames.zoom.filter((_, i) => !skip.includes(i)).map((f) => f.frameMs), [...Array(discarded).keys()].map((b) => b * (ZOOM_BLOCK + 1))),
   };
 }
 
@@ -221,7 +222,6 @@ async function interact(page, browser) {
     }
     await zoomOnce(i);
   }
-  const floorFrames = await floor.frames();
   await floor.page.close();
   // Hover: move over the canvas on a deterministic path.
   const at = (i) => ({ x: rect.x + ((i * 97) % 100) / 100 * rect.w, y: Math.max(rect.y + 2, rect.y + rect.h - 4 - ((i * 37) % 30) * 18) });
@@ -251,18 +251,18 @@ async function interact(page, browser) {
   const zooms = zoom.filter(Boolean);
   const zoomStats = stats(zoomFrames.map((f) => f.frameMs));
   const wheelStats = stats(wheelFrames.map((f) => f.frameMs));
-  const floorStats = stats(floorFrames);
+  const floorStats = stats(floor.kept);
   const over = (a, b) => (b > 0 ? round(a / b, 2) : null);
   return {
     zoomFrameVsFloor: { median: over(zoomStats.median, floorStats.median), p95: over(zoomStats.p95, floorStats.p95) },
     wheelZoomFrameVsFloor: { median: over(wheelStats.median, floorStats.median), p95: over(wheelStats.p95, floorStats.p95) },
     hoverPaintedMs: stats(hoverFrames.map((f) => f.inputToPaintedMs)),
     hoverSinceEventMs: stats(hoverFrames.map((f) => f.sinceEventMs)),
-    zoomFrameMs: stats(zoomFrames.map((f) => f.frameMs)),
-    canvasFloor: { canvasDevicePx: `${rect.width}x${rect.height}`, frameMs: stats(floorFrames) },
+    zoomFrameMs: zoomStats,
+    canvasFloor: { canvasDevicePx: `${rect.width}x${rect.height}`, frameMs: floorStats },
     zoomFrameFromTimestampMs: stats(zoomFrames.map((f) => f.frameFromTimestampMs)),
     zoomInputToPaintedMs: stats(zoomFrames.map((f) => f.inputToPaintedMs)),
-    wheelZoomFrameMs: stats(wheelFrames.map((f) => f.frameMs)),
+    wheelZoomFrameMs: wheelStats,
     wheelZoomFrameFromTimestampMs: stats(wheelFrames.map((f) => f.frameFromTimestampMs)),
     wheelZoomInputToPaintedMs: stats(wheelFrames.map((f) => f.inputToPaintedMs)),
     browserCpuPerHoverMs: cpuPerHover,

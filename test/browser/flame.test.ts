@@ -4,13 +4,13 @@
  * colours, and that profile-controlled strings stay text. Reports are written by the real CLI.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { loadProfile } from '../../src/core/profile';
 import { runCli } from '../helpers/cli';
+import { diffProfile } from './diffProfile';
 import { boxOf, drawnBoxes, launch, openReport, pixelAt, redrawn, RESULTS, ROOT, screenshot } from './chromium';
 import { formatPct } from '../../src/shared/text/numbers';
 
@@ -26,38 +26,6 @@ async function hoverText(page: Page, box: { x: number; y: number; w: number; h: 
 
 /** A percentage as the page formats it (the shared formatter). */
 const pct = (fraction: number): string => formatPct(fraction * 100);
-
-function recordProfile(script: string, args: string[], out: string, cwd = path.dirname(script)): string {
-  const dir = path.dirname(out);
-  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir, '--cpu-prof-name', path.basename(out), script, ...args], { cwd, encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return out;
-}
-
-/**
- * A V8 CPU profile of diff-app.js's shape (main loop → parseInput, renderOutput) with the given self
- * times, sampled every 1 ms, the two functions alternating in 10 ms runs.
- */
-function diffProfile(out: string, parseMs: number, renderMs: number): string {
-  const frame = (id: number, functionName: string, lineNumber: number, children: number[] = []) => ({
-    id, callFrame: { functionName, scriptId: '1', url: 'file:///app/diff-app.js', lineNumber, columnNumber: 0 }, hitCount: 0, children,
-  });
-  const nodes = [
-    { ...frame(1, '(root)', -1, [2]), callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 } },
-    frame(2, '', 0, [3, 4]),
-    frame(3, 'parseInput', 7),
-    frame(4, 'renderOutput', 13),
-  ];
-  const samples: number[] = [];
-  for (let p = parseMs, r = renderMs; p > 0 || r > 0; ) {
-    for (let k = 0; k < 10 && p > 0; k++, p--) samples.push(3);
-    for (let k = 0; k < 10 && r > 0; k++, r--) samples.push(4);
-  }
-  for (const id of samples) nodes[id - 1].hitCount++;
-  const timeDeltas = samples.map(() => 1000);
-  fs.writeFileSync(out, JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 1000, samples, timeDeltas }));
-  return out;
-}
 
 describe('flamegraph report in Chromium', function () {
   this.timeout(120_000);
@@ -206,9 +174,7 @@ describe('flamegraph report in Chromium', function () {
   });
 
   it('differential report: a frame that got faster is coloured differently from one that got slower', async () => {
-    // Written, not recorded: what is tested is the colouring of a known change. Recorded 700 ms runs of
-    // diff-app.js on a loaded machine could make it random (CI once drew parseInput red: a sample after
-    // a long deschedule carries that whole gap). parseInput 300 → 100 ms, renderOutput 100 → 300 ms.
+    // Written, not recorded (diffProfile.ts says why): parseInput 300 → 100 ms, renderOutput 100 → 300 ms.
     const before = diffProfile(path.join(tmp, 'before.cpuprofile'), 300, 100);
     const after = diffProfile(path.join(tmp, 'after.cpuprofile'), 100, 300);
     const report = path.join(tmp, 'diff.html');

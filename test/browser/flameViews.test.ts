@@ -16,6 +16,7 @@ import type { V8FunctionSignals } from '../../src/core/v8/types';
 import type { FlamePayload } from '../../src/shared/flame/payload';
 import { initMessages } from '../../src/shared/protocol';
 import { runCli } from '../helpers/cli';
+import { diffProfile } from './diffProfile';
 import { boxOf, type DrawnBox, drawnBoxes, hostPageHtml, launch, openReport, pixelAt, redrawn, RESULTS, ROOT, screenshot } from './chromium';
 import { formatPct } from '../../src/shared/text/numbers';
 
@@ -120,8 +121,9 @@ describe('flamegraph views in Chromium', function () {
   });
 
   it('sandwich of a differential report: the change colours carry into callers and callees', async () => {
-    const before = recordProfile(path.join(APPS, 'diff-app.js'), ['3', '1'], path.join(tmp, 'before.cpuprofile'));
-    const after = recordProfile(path.join(APPS, 'diff-app.js'), ['1', '3'], path.join(tmp, 'after.cpuprofile'));
+    // Written, not recorded (diffProfile.ts says why): parseInput 300 → 100 ms, renderOutput 100 → 300 ms.
+    const before = diffProfile(path.join(tmp, 'before.cpuprofile'), 300, 100);
+    const after = diffProfile(path.join(tmp, 'after.cpuprofile'), 100, 300);
     const report = path.join(tmp, 'diff.html');
     assert.equal((await runCli(['report', '--html', report, '--diff', before, after])).code, 0);
     for (const scheme of ['light', 'dark'] as const) {

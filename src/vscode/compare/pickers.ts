@@ -9,7 +9,6 @@ import { STAY } from '../pickerFocus';
 type Item = vscode.QuickPickItem & { value?: string };
 const toItems = (rows: PickRow[]): Item[] => rows.map((r) => ({ ...r }));
 
-
 /** A revision to compare the working tree with: recent commits, or one typed in. Undefined when cancelled. */
 export async function pickRevision(cwd: string): Promise<string | undefined> {
   if (!(await repositoryRoot(cwd))) {

@@ -4,6 +4,7 @@ import { cancelledError } from '../../core/common/errors';
 import type { RequestChoice, RequestChooser, RequestOffer, RouteMiss } from '../../core/workflow/requestPath';
 import { requestItems, requestPrompt, type RequestItem } from './requestItems';
 import type { TargetSpec } from './targetSpec';
+import { STAY } from '../pickerFocus';
 
 /** Per target name: the request the user chose last (the run-time pick and the 404 retry write it). */
 const LAST_REQUESTS = 'hotpath.lastRequests';
@@ -83,7 +84,7 @@ async function pathInput(value: string, selection: [number, number] | undefined,
       value,
       // A parameter is selected, so typing replaces it; a free path keeps what is there (cursor at the end).
       valueSelection: selection ?? [value.length, value.length],
-      ignoreFocusOut: true,
+      ...STAY,
       validateInput: (v) => (v.startsWith('/') && !/\s/.test(v) ? undefined : 'A path starts with / and has no spaces, e.g. /api/products'),
     }, source.token);
   } finally {
