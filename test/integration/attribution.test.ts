@@ -155,12 +155,20 @@ for (const [major, label] of NODE_MATRIX) {
       // 21% at load average 15 alone, 13–23% beside a CPU competitor, 8.4% once under a competitor at load
       // average 11 (Node 22), about 6% once in CI (Node 20, its body line 4.8%) — which failed the old
       // "> 10" and then "> 5". What this test is about is where the loop is placed (pricing.js, its body
-      // line, asserted below), which does not move with the share: a real hotspot (> 2%) whose time sits
-      // mostly on the loop's body line (at least half of lineTotal's own time).
+      // lines, asserted below), which does not move with the share: a real hotspot (> 2%) whose time sits
+      // mostly on the loop's lines (at least half of lineTotal's own time).
+      // Which line of the loop a sample names is the CPU's, not Hotpath's: V8 maps the sampled instruction
+      // to its source position, and where the samples land inside a loop follows which instruction the core
+      // stalls on. On Intel machines most landed on the body (`total += …`); on an AMD EPYC, on every Node
+      // version, most on the tier line above it (Node 20: tier 25.9%, body 17.9%, header 3.8% — all of
+      // lineTotal's 47.8%). Both are the loop the user would change; a product that put the time on app.js
+      // (the require, the call) or on pricing.js's blank or closing lines fails here either way.
       assert.ok(lineTotal && lineTotal.file === pricing && lineTotal.selfPct > 2, names(doc));
+      const header = lineWith(pricing, 'for (let unit = 0');
       const body = lineWith(pricing, 'total += item.unitPrice');
-      const placed = doc.lines.find((l: any) => l.file === pricing && l.line === body);
-      assert.ok(placed && placed.function === 'lineTotal' && placed.selfPct >= lineTotal.selfPct / 2, JSON.stringify(doc.lines.filter((l: any) => l.file === pricing)));
+      const inLoop = doc.lines.filter((l: any) => l.file === pricing && l.line >= header && l.line <= body);
+      const loopPct = inLoop.reduce((s: number, l: any) => s + l.selfPct, 0);
+      assert.ok(inLoop.every((l: any) => l.function === 'lineTotal') && loopPct >= lineTotal.selfPct / 2, `${loopPct}% of lineTotal's ${lineTotal.selfPct}% on the loop's lines ${header}–${body}: ${JSON.stringify(doc.lines.filter((l: any) => l.file === pricing))}`);
       assertOnlyCodeLines(doc, dir);
     });
 
