@@ -50,7 +50,12 @@ export function lensesWithLines(page: Page): Promise<LensAt[]> {
  * `after`: the line's after-texts joined with ' ' (or the lens row's text, `where: 'above'`); `labels`: the
  * same one by one — a hot line can carry a "blocked the loop" label beside its CPU label.
  */
-export interface HotLine { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above' }
+/**
+ * `hoverable`: the point (x, y) is on the line's own text, not under something drawn over it — the sticky
+ * scroll header at the top of the editor covers the first lines in view (a hover there never comes:
+ * seen in CI), and a line half out of view has its point outside the editor.
+ */
+export interface HotLine { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above'; hoverable: boolean }
 
 /**
  * Visible editor lines that carry a hot-line label ("4.2% · 61 ms"), with a point on their code to
@@ -72,7 +77,7 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
   return page.evaluate(({ source, flags, icon }) => {
     const re = new RegExp(source, flags);
-    const out: { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above' }[] = [];
+    const out: { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above'; hoverable: boolean }[] = [];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const viewLines = [...editor.querySelectorAll('.view-lines .view-line')];
       const found: { line: Element; after: string; labels: string[]; where: 'after' | 'above' }[] = [];
@@ -100,7 +105,10 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
       for (const f of found) {
         const token = [...f.line.querySelectorAll('span > span')].find((sp) => (sp.textContent ?? '').trim().length > 1);
         const r = (token ?? f.line).getBoundingClientRect();
-        out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, labels: f.labels, x: r.left + Math.min(r.width / 2, 10), y: r.top + r.height / 2, where: f.where });
+        const x = r.left + Math.min(r.width / 2, 10);
+        const y = r.top + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        out.push({ text: (f.line.textContent ?? '').replace(/\u00a0/g, ' '), after: f.after, labels: f.labels, x, y, where: f.where, hoverable: !!hit && f.line.contains(hit) });
       }
     }
     return out;
