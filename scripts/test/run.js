@@ -9,8 +9,9 @@
 //   npm run test:quick                unit tests and the core integration files (no pretest)
 //
 // Options: --grep/-g PATTERN, --invert, --only unit,integration,browser,e2e, --quick, --jobs N|auto (mocha
-// processes of the shared lane at a time; default auto: one more than the machine's idle cores, 1 to 3),
-// --e2e-jobs N (processes the real-VS-Code files are spread over, each with its code-server; default 1),
+// processes of the shared lane at a time; default auto: twice the machine's idle cores plus one, 1 to 5),
+// --e2e-jobs N|auto (processes the real-VS-Code files are spread over, each with its code-server; default
+// auto: 2 when the shared lane runs 4 or more files at a time, else 1),
 // --retries N (real-VS-Code tests; default 1 when CI is set, else 0), --bail, --list (print the plan and
 // exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds options from the environment.
 //
@@ -33,7 +34,7 @@ const REPORTER = path.join(__dirname, 'reporter.js');
 const TIMINGS = path.join(RESULTS, 'timings.json');
 
 function parseArgs(argv) {
-  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 1, retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
+  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 'auto', retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
@@ -44,7 +45,7 @@ function parseArgs(argv) {
     else if (a === '--quick') o.quick = true;
     else if (a === '--jobs' || a === '-j') { const v = value(); o.jobs = v === 'auto' ? 'auto' : Math.max(1, Number(v) || 1); }
     else if (a === '--retries') o.retries = Math.max(0, Number(value()) || 0);
-    else if (a === '--e2e-jobs') o.e2eJobs = Math.max(1, Number(value()) || 1);
+    else if (a === '--e2e-jobs') { const v = value(); o.e2eJobs = v === 'auto' ? 'auto' : Math.max(1, Number(v) || 1); }
     else if (a === '--bail' || a === '-b') o.bail = true;
     else if (a === '--list') o.list = true;
     else if (a === '--help' || a === '-h') { o.help = true; }
@@ -107,16 +108,20 @@ function mochaArgs(job, o) {
 const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
 
 /**
- * How many mocha processes the shared lane runs at once: one more than the machine's idle cores, measured
- * over 2 s before the lane starts (nothing of ours runs then), at least 1 and at most 3. On an idle 2-core
- * machine that is 3 (each load window's app still gets about half a core: more than the whole suite got
- * at load average 15, where it passed); on one other programs already keep busy, 1 — parallel files would
- * only starve each other's apps there (seen at load average 20 with 3 at once: V8 inlined differently and
- * shares moved).
+ * How many mocha processes the shared lane runs at once: twice the machine's idle cores plus one, measured
+ * over 2 s before the lane starts (nothing of ours runs then), at least 1 and at most 5. On an idle 2-core
+ * machine that is 5; on one where other programs keep a core busy, 3; on one they keep busy, 1 —
+ * parallel files would only starve each other's apps there (seen at load average 20 with 3 at once: V8
+ * inlined differently and shares moved).
+ * Why more files than cores: the shared lane's files mostly wait on fixed windows (a 2–4 s load, a UI
+ * state), and a load window's work stretches to the CPU it gets rather than taking longer. Measured on
+ * this 2-core machine, integration/memory: alone 130 s wall for 125 s of CPU, beside 2 other files 151 s
+ * for 75 s, beside 4 others 203 s for 58 s; the whole suite: 15m 03s with 3 at once, 12m 53s with 5 (and
+ * the real-VS-Code files in 2 processes), every test passing in both.
  */
 async function autoJobs() {
   const { cores, busyCores } = await measureOtherBusy(2000);
-  return { jobs: Math.max(1, Math.min(3, Math.round(cores - busyCores) + 1)), busyCores, cores };
+  return { jobs: Math.max(1, Math.min(5, Math.round(2 * (cores - busyCores)) + 1)), busyCores, cores };
 }
 
 /**
@@ -168,6 +173,27 @@ function packageOnce() {
     child.on('close', (code) => {
       process.stdout.write(`[vsix for the real-VS-Code tests] ${code === 0 ? text.trim().split('\n').pop() : `packaging failed (exit ${code}); each process will try itself:\n${text}`}\n`);
       resolve(code === 0 ? out : '');
+    });
+  });
+}
+
+/**
+ * The real-VS-Code toolchain (scripts/e2e/setup.js: code-server on Node 24), installed beside the shared
+ * lane's first files instead of before them: on a new machine it takes over a minute (npm compiles
+ * code-server's native modules), and only the real-VS-Code processes need it — they start once it is
+ * there (a check of its stamps, well under a second, on a machine that has it). Its output is printed
+ * when it ends; if it fails, the real-VS-Code processes still run and fail saying what is missing.
+ */
+function e2eToolchain() {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'e2e', 'setup.js')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; });
+    child.stderr.on('data', (d) => { text += d; });
+    child.on('close', (code) => {
+      if (text.trim() || code !== 0) process.stdout.write(`[real-VS-Code toolchain, beside the shared lane: ${fmt(Date.now() - started)}, exit ${code}]\n${text}`);
+      resolve(code === 0);
     });
   });
 }
@@ -232,6 +258,9 @@ async function main() {
     o.jobs = m.jobs;
     console.log(`== ${m.cores} cores, ${m.busyCores.toFixed(1)} kept busy by other programs: the shared lane runs ${o.jobs} file${o.jobs === 1 ? '' : 's'} at a time (--jobs N to choose)`);
   }
+  // Two code-servers once the lane runs 4 files or more: one process with every real-VS-Code file (6.5
+  // minutes) would otherwise be the lane's longest job.
+  if (o.e2eJobs === 'auto') o.e2eJobs = o.jobs === 'auto' || o.jobs >= 4 ? 2 : 1;
   const timings = readTimings();
   const jobs = jobsOf(entries, timings, o.e2eJobs);
   if (o.list) {
@@ -242,7 +271,11 @@ async function main() {
   console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time, then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
   const results = [];
   let stop = false;
-  const vsix = jobs.some((j) => j.group === 'e2e') ? packageOnce() : null;
+  const hasE2e = jobs.some((j) => j.group === 'e2e');
+  const vsix = hasE2e ? packageOnce() : null;
+  // Until the toolchain is there, the shared lane starts the other files (an e2e process would only wait).
+  let toolchainReady = !hasE2e;
+  const toolchain = hasE2e ? e2eToolchain() : Promise.resolve(true);
 
   // Shared lane: longest first, `jobs` at a time; printed whole as each ends (unless one at a time).
   const shared = jobs.filter((j) => j.lane === 'shared').sort((a, b) => b.estimate - a.estimate);
@@ -250,7 +283,9 @@ async function main() {
     let running = 0;
     const next = () => {
       while (!stop && running < o.jobs && shared.length) {
-        const job = shared.shift();
+        const i = shared.findIndex((j) => toolchainReady || j.group !== 'e2e');
+        if (i < 0) break; // only real-VS-Code files left: toolchain's end calls next()
+        const [job] = shared.splice(i, 1);
         running++;
         runJob(job, o, o.jobs === 1, job.group === 'e2e' ? vsix : null).then((r) => {
           results.push(r);
@@ -261,8 +296,10 @@ async function main() {
       }
       if (running === 0 && (stop || !shared.length)) resolve();
     };
+    toolchain.then(() => { toolchainReady = true; next(); });
     next();
   });
+  await toolchain; // a measured real-VS-Code file (none today) would need it too
 
   // Measured files, each alone, printed as they run.
   for (const job of jobs.filter((j) => j.lane === 'measured')) {
