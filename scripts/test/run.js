@@ -177,27 +177,6 @@ function packageOnce() {
   });
 }
 
-/**
- * The real-VS-Code toolchain (scripts/e2e/setup.js: code-server on Node 24), installed beside the shared
- * lane's first files instead of before them: on a new machine it takes over a minute (npm compiles
- * code-server's native modules), and only the real-VS-Code processes need it — they start once it is
- * there (a check of its stamps, well under a second, on a machine that has it). Its output is printed
- * when it ends; if it fails, the real-VS-Code processes still run and fail saying what is missing.
- */
-function e2eToolchain() {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'e2e', 'setup.js')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let text = '';
-    child.stdout.on('data', (d) => { text += d; });
-    child.stderr.on('data', (d) => { text += d; });
-    child.on('close', (code) => {
-      if (text.trim() || code !== 0) process.stdout.write(`[real-VS-Code toolchain, beside the shared lane: ${fmt(Date.now() - started)}, exit ${code}]\n${text}`);
-      resolve(code === 0);
-    });
-  });
-}
-
 /** Runs one mocha process; resolves with its exit code and the path of its JSON record. */
 async function runJob(job, o, live, vsix) {
   const vsixFile = vsix ? await vsix : '';
@@ -271,11 +250,7 @@ async function main() {
   console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time, then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
   const results = [];
   let stop = false;
-  const hasE2e = jobs.some((j) => j.group === 'e2e');
-  const vsix = hasE2e ? packageOnce() : null;
-  // Until the toolchain is there, the shared lane starts the other files (an e2e process would only wait).
-  let toolchainReady = !hasE2e;
-  const toolchain = hasE2e ? e2eToolchain() : Promise.resolve(true);
+  const vsix = jobs.some((j) => j.group === 'e2e') ? packageOnce() : null;
 
   // Shared lane: longest first, `jobs` at a time; printed whole as each ends (unless one at a time).
   const shared = jobs.filter((j) => j.lane === 'shared').sort((a, b) => b.estimate - a.estimate);
@@ -283,9 +258,7 @@ async function main() {
     let running = 0;
     const next = () => {
       while (!stop && running < o.jobs && shared.length) {
-        const i = shared.findIndex((j) => toolchainReady || j.group !== 'e2e');
-        if (i < 0) break; // only real-VS-Code files left: toolchain's end calls next()
-        const [job] = shared.splice(i, 1);
+        const job = shared.shift();
         running++;
         runJob(job, o, o.jobs === 1, job.group === 'e2e' ? vsix : null).then((r) => {
           results.push(r);
@@ -296,10 +269,8 @@ async function main() {
       }
       if (running === 0 && (stop || !shared.length)) resolve();
     };
-    toolchain.then(() => { toolchainReady = true; next(); });
     next();
   });
-  await toolchain; // a measured real-VS-Code file (none today) would need it too
 
   // Measured files, each alone, printed as they run.
   for (const job of jobs.filter((j) => j.lane === 'measured')) {
