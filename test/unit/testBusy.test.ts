@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const busy = require('../../scripts/test/busy.js') as {
   otherBusyCores(before: Sample, after: Sample, cores: number): number;
+  medianOtherBusy(samples: Sample[], cores: number): number;
   groupTimes(pgrp?: number | null): Map<number, number> | null;
   ownGroup(): number | null;
 };
@@ -53,5 +54,24 @@ describe('the test runner: cores other programs keep busy', () => {
     // A group process that ended in between is not subtracted; more group time than busy time is 0, not negative.
     assert.equal(busy.otherBusyCores(at(0, 0, [[1, 0]]), at(1000, 2000, [[1, 1500]]), 2), 0);
     assert.equal(busy.otherBusyCores(at(0, 0, [[1, 0], [9, 300]]), at(1000, 2000, [[1, 200]]), 2), 0.8);
+  });
+
+  it('over five windows, the median: a group process ending in one window does not make an idle machine busy', () => {
+    const at = (busyMs: number, allMs: number, group: Array<[number, number]>): Sample => ({ machine: { busy: busyMs, all: allMs }, group: new Map(group) });
+    // 2 cores, 400 ms windows (800 ms of CPU time each). The group's tsc (pid 7) runs throughout and ends
+    // in the second window: its last 350 ms there are not subtracted, so that window alone reads 0.9 cores.
+    const idle = [
+      at(0, 0, [[1, 0], [7, 0]]),
+      at(400, 800, [[1, 0], [7, 390]]),
+      at(760, 1600, [[1, 10]]), // 7 ended: 350 ms of its CPU now looks like another program's
+      at(780, 2400, [[1, 20], [8, 0]]),
+      at(1180, 3200, [[1, 30], [8, 380]]),
+      at(1580, 4000, [[1, 40], [8, 770]]),
+    ];
+    assert.equal(busy.otherBusyCores(idle[1], idle[2], 2), 0.875);
+    assert.ok(busy.medianOtherBusy(idle, 2) <= 0.05, `median ${busy.medianOtherBusy(idle, 2)}`);
+    // Another program busy on one core in every window: one core, as measured over the whole.
+    const loaded = [0, 1, 2, 3, 4, 5].map((i) => at(i * 400, i * 800, [[1, 0]]));
+    assert.equal(busy.medianOtherBusy(loaded, 2), 1);
   });
 });
