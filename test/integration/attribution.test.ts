@@ -109,7 +109,7 @@ for (const [major, label] of NODE_MATRIX) {
       const callLine = lineWith(server, '_.cloneDeep(');
       const line = doc.lines.find((l: any) => l.file === server && l.line === callLine);
       // Shares of the app's busy time (test/helpers/busyShare.ts): a starved load generator leaves the app idle.
-      const idle = idleFraction(doc.profilePath);
+      const idle = await idleFraction(doc.profilePath);
       assert.ok(line && ofBusy(line.totalPct, idle) > 20, `${JSON.stringify(line)}; ${(idle * 100).toFixed(1)}% idle`);
       const lodash = doc.packages.find((p: any) => p.package === 'lodash');
       assert.ok(lodash && ofBusy(lodash.totalPct, idle) > 20 && lodash.totalPct >= lodash.selfPct, `${JSON.stringify(doc.packages)}; ${(idle * 100).toFixed(1)}% idle`);
@@ -141,7 +141,7 @@ for (const [major, label] of NODE_MATRIX) {
       assert.equal(top.function, 'countPrimes', names(doc));
       assert.deepEqual([top.file, top.line], [service, lineWith(service, 'countPrimes(limit')]);
       // Of the app's busy time (test/helpers/busyShare.ts): a starved load generator leaves the app idle.
-      assert.ok(ofBusy(top.selfPct, idleFraction(doc.profilePath)) > 30, `countPrimes carries the loop: ${top.selfPct}% of the profile`);
+      assert.ok(ofBusy(top.selfPct, await idleFraction(doc.profilePath)) > 30, `countPrimes carries the loop: ${top.selfPct}% of the profile`);
       const loop = doc.lines.filter((l: any) => l.file === service && l.function === 'countPrimes');
       const inner = lineWith(service, 'for (let d = 2');
       const test = lineWith(service, 'if (candidate % d');
@@ -163,7 +163,7 @@ for (const [major, label] of NODE_MATRIX) {
       // mostly on the loop's lines (at least half of lineTotal's own time).
       // Which line of the loop a sample names is the CPU's, not Hotpath's: V8 maps the sampled instruction
       // to its source position, and where the samples land inside a loop follows which instruction the core
-      // stalls on. On Intel machines most landed on the body (`total += …`); on an AMD EPYC, on every Node
+      // stalls on. On the machines before, most landed on the body (`total += …`); on an AMD EPYC, on every Node
       // version, most on the tier line above it (Node 20: tier 25.9%, body 17.9%, header 3.8% — all of
       // lineTotal's 47.8%). Both are the loop the user would change; a product that put the time on app.js
       // (the require, the call) or on pricing.js's blank or closing lines fails here either way.

@@ -79,7 +79,7 @@ describe('async hops on a real pg service against PostgreSQL', function () {
         // Packages: the driver is where the time goes (measured 51–60% total for pg, 64–71% for pg-protocol).
         const pkg = (name: string) => doc.packages.find((p: any) => p.package === name);
         // Of the app's busy time (test/helpers/busyShare.ts): a starved load generator leaves the app idle.
-        const idle = idleFraction(doc.profilePath);
+        const idle = await idleFraction(doc.profilePath);
         assert.ok(pkg('pg') && ofBusy(pkg('pg').totalPct, idle) > 15, `${brief(doc)}; ${(idle * 100).toFixed(1)}% idle`);
         assert.ok(pkg('pg-protocol') && ofBusy(pkg('pg-protocol').totalPct, idle) > 15, `${brief(doc)}; ${(idle * 100).toFixed(1)}% idle`);
         assert.ok(pkg('pg-types'), brief(doc));

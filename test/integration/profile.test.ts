@@ -29,7 +29,7 @@ describe('hotpath profile (real app, real load, real inspector)', function () {
     assert.equal(top.line, 4, 'fibonacciHot is declared on line 4 (1-based)');
     // Of the app's busy time, not of the whole profile: a load generator starved by parallel test files
     // leaves the app idle (test/helpers/busyShare.ts; seen: 26.3% of the profile, with the app mostly idle).
-    const idle = idleFraction(doc.profilePath);
+    const idle = await idleFraction(doc.profilePath);
     assert.ok(ofBusy(top.selfPct, idle) > 30, `fibonacciHot should dominate the app's busy time, got ${top.selfPct}% of the profile, ${(idle * 100).toFixed(1)}% idle`);
     assert.ok(doc.load.requests.total > 0 && doc.load.requests.perSecond.length >= 2);
     assert.ok(doc.lines.some((l: any) => l.file === top.file && l.line >= 4 && l.line <= 6), 'a hot line inside fibonacciHot');

@@ -48,12 +48,10 @@ export function lensesWithLines(page: Page): Promise<LensAt[]> {
 
 /**
  * `after`: the line's after-texts joined with ' ' (or the lens row's text, `where: 'above'`); `labels`: the
- * same one by one — a hot line can carry a "blocked the loop" label beside its CPU label.
- */
-/**
- * `hoverable`: the point (x, y) is on the line's own text, not under something drawn over it — the sticky
- * scroll header at the top of the editor covers the first lines in view (a hover there never comes:
- * seen in CI), and a line half out of view has its point outside the editor.
+ * same one by one — a hot line can carry a "blocked the loop" label beside its CPU label. `hoverable`: the
+ * point (x, y) is on the line's own text, not under something drawn over it — the sticky scroll header at
+ * the top of the editor covers the first lines in view (a hover there never comes: seen in CI), and a
+ * line half out of view has its point outside the editor.
  */
 export interface HotLine { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above'; hoverable: boolean }
 
@@ -77,7 +75,7 @@ function labelsInView(page: Page, pattern: RegExp, icon: string): Promise<HotLin
   // No named functions in here: tsx's keepNames would wrap them in a __name() the page lacks.
   return page.evaluate(({ source, flags, icon }) => {
     const re = new RegExp(source, flags);
-    const out: { text: string; after: string; labels: string[]; x: number; y: number; where: 'after' | 'above'; hoverable: boolean }[] = [];
+    const out: HotLine[] = [];
     for (const editor of document.querySelectorAll('.editor-instance .monaco-editor')) {
       const viewLines = [...editor.querySelectorAll('.view-lines .view-line')];
       const found: { line: Element; after: string; labels: string[]; where: 'after' | 'above' }[] = [];
