@@ -41,6 +41,15 @@ describe('the test suite', () => {
     assert.equal(lanes.get('test/integration/attribution.test.ts')?.lane, 'shared');
     assert.equal(lanes.get('test/e2e/extension-host.test.ts')?.own, true);
   });
+
+  it('the recorded file times that order a clean clone\'s shared lane name files of the plan', () => {
+    // A renamed or deleted file would silently fall back to a guess and could start last again.
+    const recorded = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts/test/timings.json'), 'utf8')) as Record<string, number>;
+    const planned = new Set(plan().map((e) => e.file));
+    assert.deepEqual(Object.keys(recorded).filter((f) => !planned.has(f)), []);
+    assert.ok(Object.values(recorded).every((s) => Number.isFinite(s) && s >= 0));
+    assert.ok(recorded['test/integration/ci-gate.test.ts'] > 60, 'the long files are recorded');
+  });
 });
 
 function walk(dir: string): string[] {
