@@ -3,11 +3,8 @@
 // optimises away flagged, the interleaved comparison's verdict, stored baselines; node:bench on Node
 // 26.9+. The CLI runs on the Node version under test, and so does the benchmark.
 //
-// Shared lane (it ran in the measured one until issue 20's last change): every assertion here was sized
-// for a busy machine, not an idle one. The 4×-work order and the "measures nothing" flag against load
-// average 10–15 (8 other agents on the 2 cores; see the chance comment below), --compare by its adaptive
-// pairs, --baseline by accepting any verdict. The shared lane runs at most 5 files on the 2 cores; its
-// load average stayed below that sizing (measured in the runs the note of issue 20 quotes).
+// test-lane: measured — the "measures nothing" flag compares a task's time per call with an empty
+// function's, and the comparisons are verdicts: another suite's load would be noise the sizing excludes.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -38,8 +35,8 @@ for (const [major, label] of NODE_MATRIX) {
       // - "fast beats slow": 4× the work per call, over 3 processes. Alone on an idle machine the means
       //   differ by about the work; with 8 other agents on the 2 cores (load average 10–15), 150 ms tasks
       //   measured ×1.45–2.8 and 400 ms ones ×1.8–3.3 (6 runs): a log-normal fit of those puts a wrong order
-      //   near 1/1000 at such load, far below it on the idle machine. The shared lane, where this file
-      //   runs, keeps the load average below that (see the header).
+      //   near 1/1000 at such load, far below it on the idle machine CI and the census run on. The file
+      //   runs alone (measured lane), so no suite of ours adds to that load.
       // - the discarded task flagged: the flag compares medians per call, and both the task's and the
       //   empty function's come out at one timer tick (40.0 ns here): flagged in 24 of 24 runs at load
       //   average 10–15 (Node 20), on every Node version in each clean-clone run here, and in every run of
