@@ -78,7 +78,9 @@ const OFF_CPU_SHARE = 0.25;
  * A function "held" an episode when, in that one turn, it (its own code and the non-user code it called)
  * ran for at least this share of the turn and at least half the threshold. A long turn that served many
  * short requests spreads over many functions, none of which blocked the loop by itself: their lines get
- * no "blocked the loop" label (the episode is still counted and listed with its culprit).
+ * no "blocked the loop" label (the episode is still counted and listed with its culprit). Of a function
+ * that held turns, the lines labelled are those with at least this share of its heaviest line's time in
+ * them: a line that only finished the work (a few samples per turn) did not hold them.
  */
 const HELD_SHARE = 0.25;
 const NOT_RUNNING = '(the process hardly ran: no CPU for most of this turn)';
@@ -169,8 +171,15 @@ export async function analyzeBlocking(model: ProfileModel, episodes: readonly nu
     .sort((a, b) => b.ownUs - a.ownUs);
   const wallMs = (k: number) => (episodes[2 * k + 1] - episodes[2 * k]) / 1000;
   const blockingLines: BlockingLine[] = [];
+  /** Per attributed function: its heaviest line's own blocked time (lineRows is sorted, so the first seen). */
+  const heaviestOf = new Map<number, number>();
   for (const l of lineRows) {
     if (blockingLines.length >= maxLines) break;
+    if (!heaviestOf.has(l.fn)) heaviestOf.set(l.fn, l.ownUs);
+    // The label names the function's long turns, so only the lines that did the work in them carry it:
+    // `return key.toString('hex')` after a 40 ms pbkdf2Sync had a few samples in those turns and was
+    // labelled "blocked the loop: 42 turns, up to 201 ms" beside the line that held them.
+    if (l.ownUs < heaviestOf.get(l.fn)! * HELD_SHARE) continue;
     const fs = [l.fn, ...(l.inlinedInto !== undefined ? [l.inlinedInto] : [])].map((g) => attribution.functions[g]?.model ?? -1).filter((g) => g >= 0 && g < F);
     const ks = new Set<number>();
     for (const g of fs) for (const k of episodesOf.get(g) ?? []) ks.add(k);

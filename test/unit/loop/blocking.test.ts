@@ -135,6 +135,26 @@ describe('blocking episodes → the lines that held the loop', () => {
     assert.deepEqual(again.blockingLines.map((l) => [l.function, l.line]), [['monthlyReport', pbkdf2Line]]);
   });
 
+  it('labels the line that held the turns, not the line that finished them in a sample or two', async () => {
+    // Each report: 40 ms in pbkdf2Sync on its line, then 1 ms on `return key.toString('hex')…` (seen in
+    // real VS Code: that line was labelled "blocked the loop: 42 turns, up to 201 ms" too).
+    const returnLine = lineOf('lib/report.js', "return key.toString('hex')");
+    const report = [
+      ...Array.from({ length: 40 }, () => ({ stack: [reportHandler, monthlyReport, pbkdf2Sync], line: 69 })),
+      { stack: [reportHandler, monthlyReport], line: returnLine },
+    ];
+    const two = profile([...Array.from({ length: 10 }, () => ({ stack: [ordersHandler], line: ordersLine })), ...report, ...report]);
+    const r = await analyzeBlocking(two, [t(10.5), t(51.5), t(51.5), t(92.5)], { thresholdMs: 20 });
+    assert.deepEqual(r.blockingLines.map((l) => [l.function, l.line, l.episodes]), [['monthlyReport', pbkdf2Line, 2]]);
+    // The same two lines splitting the turns' work, 25 and 16 ms: both held them.
+    const split = [
+      ...Array.from({ length: 25 }, () => ({ stack: [reportHandler, monthlyReport, pbkdf2Sync], line: 69 })),
+      ...Array.from({ length: 16 }, () => ({ stack: [reportHandler, monthlyReport], line: returnLine })),
+    ];
+    const both = await analyzeBlocking(profile([...Array.from({ length: 10 }, () => ({ stack: [ordersHandler], line: ordersLine })), ...split, ...split]), [t(10.5), t(51.5), t(51.5), t(92.5)], { thresholdMs: 20 });
+    assert.deepEqual(both.blockingLines.map((l) => l.line).sort((a, b) => a - b), [pbkdf2Line, returnLine]);
+  });
+
   it('no episodes: nothing charged', async () => {
     const r = await analyzeBlocking(model, [], { thresholdMs: 20 });
     assert.deepEqual([r.episodes, r.blockingLines.length, r.longTasks.length], [0, 0, 0]);
