@@ -1,7 +1,7 @@
 // `hotpath bench` on real tinybench files (test/fixtures/npm-apps/bench-suite, tinybench from npm):
 // two implementations with a known cost ratio ordered correctly, V8's view of each task, a task V8
-// optimises away flagged, the interleaved comparison's verdict, stored baselines; node:bench on Node
-// 26.9+. The CLI runs on the Node version under test, and so does the benchmark.
+// optimises away flagged, the interleaved comparison's verdict; node:bench on Node 26.9+. The CLI runs
+// on the Node version under test, and so does the benchmark. Stored baselines: benchBaseline.test.ts.
 //
 // test-lane: measured — the "measures nothing" flag compares a task's time per call with an empty
 // function's, and the comparisons are verdicts: another suite's load would be noise the sizing excludes.
@@ -119,24 +119,6 @@ describe('hotpath bench: comparisons and baselines', function () {
     const m = c.metrics.meanNs;
     assert.ok(m.ratio < 1 && m.ciHigh < 1 && m.pValue < 0.05, JSON.stringify(m));
     assert.match(c.summary, /"fast" against "slow": faster/);
-  });
-
-  it('--save then --baseline: stored per-process means, compared on the ratio scale; a missing baseline says how to make one', async () => {
-    // No random outcome asserted: any of the three verdicts (and exit 0 or 3) is accepted.
-    const base = ['bench', path.join(SUITE, 'checksum.bench.js'), '--runs', '2', '--tasks', 'fast', ...SHORT, '--no-v8', '--json'];
-    const saved = await runCli([...base, '--save', 'checksum'], { cwd, timeoutMs: 200_000 });
-    assert.equal(saved.code, 0, saved.stderr);
-    const file = saved.json().bench.baselinePath;
-    assert.ok(fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).tasks.fast.runMeansNs.length === 2);
-    const again = await runCli([...base, '--baseline', 'checksum'], { cwd, timeoutMs: 200_000 });
-    assert.ok(again.code === 0 || again.code === 3, again.stderr);
-    const c = again.json().bench.comparison;
-    assert.equal(c.kind, 'baseline');
-    assert.ok(['faster', 'slower', 'no-significant-change'].includes(c.verdict));
-    assert.ok(c.metrics['meanNs:fast'].ratio > 0);
-    const missing = await runCli([...base, '--baseline', 'nope'], { cwd });
-    assert.equal(missing.code, 1);
-    assert.match(missing.json().error.message, /hotpath bench FILE --save nope/);
   });
 
   it('a file for neither harness is refused with what to do', async () => {
