@@ -204,24 +204,46 @@ describe('CI gate under GitHub Actions: compare --base HEAD~1 on a regression', 
       });
     }
 
+    /**
+     * Each example's command, run once in a repository of its own. Both start together when the first of
+     * their tests runs: they are this file's longest waits (a 20 s budget, the base revision's checkout and
+     * two profiles: ~70 s each beside the other shared-lane files), and nothing in them depends on the other.
+     */
+    type Example = { steps: ReturnType<typeof hotpathSteps>; actions: Actions; repo: string; run: Awaited<ReturnType<typeof bash>> };
+    let examples: Map<string, Promise<Example>> | undefined;
+    const runExample = async (file: string): Promise<Example> => {
+      const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'hotpath-ci-gate-'));
+      cleanup.push(repo, `${repo}-origin.git`);
+      makeRepo(repo);
+      const steps = hotpathSteps(file);
+      const actions = actionsEnv(repo);
+      cleanup.push(actions.dir);
+      if (steps.length !== 1) return { steps, actions, repo, run: { code: null, stdout: '', stderr: '' } };
+      // The job's budget, shortened for the test (the command reads it from the environment).
+      const env = { ...steps[0].env, BUDGET_SECONDS: '20', ...(file.startsWith('github') ? actions.env : {}) };
+      return { steps, actions, repo, run: await bash(steps[0].script, env, repo) };
+    };
+    const example = (file: string): Promise<Example> => {
+      examples ??= new Map(['github-pull-request.yml', 'gitlab-ci.yml'].map((f) => {
+        const p = runExample(f);
+        p.catch(() => { /* reported by its own test, which awaits it */ });
+        return [f, p];
+      }));
+      return examples.get(file)!;
+    };
+
     for (const file of ['github-pull-request.yml', 'gitlab-ci.yml']) {
       it(`${file}: its hotpath command, as written, fails the job on the regression and leaves the report`, async () => {
-        const steps = hotpathSteps(file);
+        const { steps, actions, repo, run } = await example(file);
         assert.equal(steps.length, 1, 'one hotpath command');
-        const actions = actionsEnv(dir);
-        cleanup.push(actions.dir);
-        fs.rmSync(path.join(dir, 'hotpath-report.md'), { force: true });
-        // The job's budget, shortened for the test (the command reads it from the environment).
-        const env = { ...steps[0].env, BUDGET_SECONDS: '20', ...(file.startsWith('github') ? actions.env : {}) };
-        const run = await bash(steps[0].script, env, dir);
         assert.equal(run.code, 3, `${run.stderr}\n${run.stdout.slice(-2000)}`);
-        const report = fs.readFileSync(path.join(dir, 'hotpath-report.md'), 'utf8');
+        const report = fs.readFileSync(path.join(repo, 'hotpath-report.md'), 'utf8');
         assert.match(report, /^### Hotpath compare: FAILS — B \(`working tree \([0-9a-f]{7}\)`\) is SLOWER than A \(`origin\/main \([0-9a-f]{7}\)`\)/);
         assert.match(report, /slower by more than the 5% allowed \(--max-regression\)/);
         if (file.startsWith('github')) {
           assert.equal(outputs(actions.output).verdict, 'slower');
           assert.ok(fs.readFileSync(actions.summary, 'utf8').includes(report.trim()), 'the job summary is the report');
-          assert.equal(Number(checkCommands(run.stdout, dir, 'stdout')[0].properties.line), REGRESSED_LINE);
+          assert.equal(Number(checkCommands(run.stdout, repo, 'stdout')[0].properties.line), REGRESSED_LINE);
         } else {
           assert.deepEqual(workflowCommandsIn(run.stdout), [], 'no annotations outside GitHub Actions');
         }
