@@ -34,8 +34,8 @@ const REPORTER = path.join(__dirname, 'reporter.js');
 const TIMINGS = path.join(RESULTS, 'timings.json');
 // Seconds per file from a full run on the 2-core machine the suite is sized for (refresh it by copying
 // test-results/timings.json after one). A clean clone has no record of its own, and the guesses below
-// ordered CI's shared lane badly: ci-gate (2.6 min, guessed 40 s) started last and the lane ran ~100 s
-// past its other files (the run of 06b72da, replayed by its file times).
+// ordered CI's shared lane badly: ci-gate (2.6 min, guessed 40 s) started last. Replaying 06b72da's file
+// times put the lane ~100 s longer in guessed order; measured on clean clones, 12m 56s → 12m 13s.
 const RECORDED_TIMINGS = path.join(__dirname, 'timings.json');
 
 function parseArgs(argv) {

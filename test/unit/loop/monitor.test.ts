@@ -8,10 +8,9 @@ import { INSTALL_MONITOR_EXPRESSION, MONITOR_KEY, REMOVE_MONITOR_EXPRESSION, sta
 
 const evaluate = (expression: string): unknown => (0, eval)(expression);
 /**
- * A young-generation collection on demand. Allocation alone does not guarantee one: while an incremental
- * marking lags far behind (its concurrent threads starved by other programs), V8 collects a full young
- * generation with a full mark-compact instead (census38 run 5, beside a CPU competitor: [4,8,4,8,4], no
- * scavenge). `--expose-gc` only makes `gc` available in new contexts; this process's code is unchanged.
+ * A young-generation collection on demand. Allocation alone did not give one beside a CPU competitor
+ * (census38 run 5: [4,8,4,8,4], full collections only, no scavenge; my reading, not checked in V8's
+ * source: with its marking threads starved, V8 collected the young generation by full mark-compacts). `--expose-gc` only makes `gc` available in new contexts; this process's code is unchanged.
  */
 function minorGc(): void {
   setFlagsFromString('--expose-gc');
