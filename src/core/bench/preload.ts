@@ -35,6 +35,7 @@ let harness: BenchProcessResults['harness'] = 'tinybench';
 let harnessVersion: string | null = null;
 let floorNs: number | null = null;
 let floorP50Ns: number | null = null;
+let floorP75Ns: number | null = null;
 let floorDone = process.env[BENCH_FLOOR_ENV] === '0';
 /**
  * `bench.run()` calls under way, the task the harness last said it warms up or runs, and the task being
@@ -76,7 +77,7 @@ const wanted: string[] | undefined = (() => { try { const v = JSON.parse(process
 function write(): void {
   const out = process.env[BENCH_OUT_ENV];
   if (!out) return;
-  const doc: BenchProcessResults = { harness, harnessVersion, tasks: results, floorNs, floorP50Ns, exit: exitCall };
+  const doc: BenchProcessResults = { harness, harnessVersion, tasks: results, floorNs, floorP50Ns, floorP75Ns, exit: exitCall };
   try { fs.writeFileSync(out, JSON.stringify(doc)); } catch { /* Hotpath will say nothing was measured */ }
 }
 
@@ -93,6 +94,13 @@ function taskRun(task: TaskLike): Omit<BenchTaskRun, 'tierAtStart' | 'tierAtEnd'
   const samples = num(lat.samplesCount) ?? (Array.isArray(lat.samples) ? lat.samples.length : null) ?? num(task.runs) ?? 0;
   const p50 = num(lat.p50);
   return { name: task.name, meanNs: (num(lat.mean) ?? 0) * 1e6, p99Ns: (num(lat.p99) ?? 0) * 1e6, p50Ns: p50 === null ? null : p50 * 1e6, samples, rmePct: num(lat.rme) };
+}
+
+/** A task's 75th percentile per call, ns (tinybench 2.x and 3+), or null. */
+function p75Of(task: TaskLike): number | null {
+  const r = task.result as Record<string, unknown> | undefined;
+  const p75 = num(((r?.latency ?? r) as Record<string, unknown> | undefined)?.p75);
+  return p75 === null ? null : p75 * 1e6;
 }
 
 /** The longest the empty function is measured (ms). */
@@ -115,7 +123,12 @@ async function measureFloor(bench: BenchLike, sync: boolean): Promise<void> {
   floor.add('(empty)', () => {});
   if (sync && floor.runSync) floor.runSync(); else await floor.run();
   const t = floor.tasks[0];
-  if (t) { const m = taskRun(t); floorNs = m.error ? null : m.meanNs; floorP50Ns = m.error ? null : m.p50Ns ?? null; }
+  if (t) {
+    const m = taskRun(t);
+    floorNs = m.error ? null : m.meanNs;
+    floorP50Ns = m.error ? null : m.p50Ns ?? null;
+    floorP75Ns = m.error ? null : p75Of(t);
+  }
 }
 
 function patchTinybench(Bench: { prototype: Record<string, unknown> }): void {

@@ -39,6 +39,8 @@ export interface BenchProcessResults {
   floorNs: number | null;
   /** The empty task's median per call, ns. */
   floorP50Ns?: number | null;
+  /** The empty task's 75th percentile per call, ns: how far an empty call's typical times spread. */
+  floorP75Ns?: number | null;
   /**
    * The process called process.exit: with what code, and whether the harness was calling a task (while
    * adding it, or in `bench.run()`) and which one, when known. A task that exits the process ends the

@@ -101,12 +101,13 @@ function tasksOf(runs: BenchRun[]): BenchTask[] {
   for (const r of runs) for (const t of r.results.tasks) if (!names.includes(t.name)) names.push(t.name);
   const floors = runs.map((r) => r.results.floorNs).filter((x): x is number => x !== null && x > 0);
   const floorsP50 = runs.map((r) => r.results.floorP50Ns).filter((x): x is number => typeof x === 'number' && x > 0);
+  const floorsP75 = runs.map((r) => r.results.floorP75Ns).filter((x): x is number => typeof x === 'number' && x > 0);
   return names.map((name) => {
     const leaf = name.split(' › ').pop()!;
     const v8 = runs.map((r) => r.v8.get(name) ?? r.v8.get(leaf)).find((x) => x !== undefined) ?? null;
     // The last result per process for the task (a file may run a Bench twice).
     const taskRuns = runs.map((r) => [...r.results.tasks].reverse().find((t) => t.name === name)).filter((t) => t !== undefined);
-    return aggregateTask({ name, runs: taskRuns, floorsNs: floors, floorsP50Ns: floorsP50, v8 });
+    return aggregateTask({ name, runs: taskRuns, floorsNs: floors, floorsP50Ns: floorsP50, floorsP75Ns: floorsP75, v8 });
   });
 }
 

@@ -39,6 +39,20 @@ describe('benchmark statistics across processes', () => {
     assert.match(spiky.warnings.find((w) => w.code === 'OPTIMIZED_AWAY')!.message, /40\.0 ns per call \(median\)/);
   });
 
+  it('a median within the empty function\'s own spread (up to its 75th percentile) is flagged; one above it is not', () => {
+    // Recorded on Node 22 (clean clone, 3 processes): per-call times cluster on 30 and 40 ns readings; the empty
+    // function's median came out 30 (75th percentile 40), the discarded task's 40 (means 35 and 37 ns).
+    const runs = [run(37.1, { p50Ns: 40 }), run(37.5, { p50Ns: 40 }), run(37.2, { p50Ns: 40 })];
+    const input = { name: 'discarded', runs, floorsNs: [34.5, 34.1, 34.1], floorsP50Ns: [30, 30, 30], v8: null };
+    const flagged = aggregateTask({ ...input, floorsP75Ns: [40, 40, 40] }).warnings.find((w) => w.code === 'OPTIMIZED_AWAY');
+    assert.ok(flagged, 'flagged');
+    assert.match(flagged.message, /40\.0 ns per call \(median\).*\(30\.0 ns; a quarter of its calls took 40\.0 ns or more\)/);
+    assert.deepEqual(aggregateTask(input).warnings, [], 'without the spread (older results), the median rule alone: 40 > 1.25 × 30');
+    // Real work a step above the spread is not flagged.
+    const busy = aggregateTask({ ...input, runs: runs.map((r) => ({ ...r, p50Ns: 50, meanNs: 52 })), floorsP75Ns: [40, 40, 40] });
+    assert.deepEqual(busy.warnings, []);
+  });
+
   it('a deopt while measuring (optimized at the start, not at the end) and a warm-up too short, with V8\'s reasons', () => {
     const v8 = { tier: 'Ignition' as const, optimizations: 2, deopts: [{ kind: 'deopt-eager', reason: 'wrong map', file: '/b.js', line: 7, column: 3, count: 1, osr: false }], inlinedInto: [], inlined: [] };
     const deopt = aggregateTask({ name: 't', runs: [run(100, { tierAtStart: 'TurboFan', tierAtEnd: 'Ignition' }), run(100, { tierAtStart: 'TurboFan', tierAtEnd: 'TurboFan' })], floorsNs: [], v8 });
