@@ -240,6 +240,7 @@ async function interact(page, browser) {
   await page.waitForFunction(() => window.__hotpath.viewState.view === 'flamechart' && window.__hotpath.boxes().length > 0, null, { timeout: 60_000 });
   await page.mouse.move(rect.x + rect.w / 2, rect.y + rect.h / 2);
   const wheelStart = await frames('wheel');
+  const wheelMetricsStart = await page.evaluate(() => window.__hotpath.metrics.length);
   await page.keyboard.down('Control');
   for (let i = 0; i < WHEELS; i++) {
     const n = await frames('wheel');
@@ -248,6 +249,7 @@ async function interact(page, browser) {
   }
   await page.keyboard.up('Control');
   const wheelFrames = await page.evaluate((n) => window.__benchFrames.wheel.slice(n), wheelStart);
+  const wheelDraws = await page.evaluate((n) => window.__hotpath.metrics.slice(n).filter((m) => m.reason.includes('wheel-zoom')), wheelMetricsStart);
   const zooms = zoom.filter(Boolean);
   const zoomStats = stats(zoomFrames.map((f) => f.frameMs));
   const wheelStats = stats(wheelFrames.map((f) => f.frameMs));
@@ -268,6 +270,7 @@ async function interact(page, browser) {
     browserCpuPerHoverMs: cpuPerHover,
     browserCpuPerZoomMs: cpuPerZoom,
     zoomDrawMs: stats(zooms.map((m) => m.renderMs)),
+    wheelZoomDrawMs: stats(wheelDraws.map((m) => m.renderMs)),
     hoverHandlerMs: stats(hover.map((m) => m.renderMs)),
   };
 }

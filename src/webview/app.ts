@@ -10,6 +10,7 @@ import { type FrameTree, collapseTree, filterTree } from '../shared/flame/tree';
 import { DEFAULT_VIEW_STATE, type ViewKind, type ViewState } from '../shared/protocol';
 import { diffSummary } from './diffSides';
 import { availableModes, colorMode, diffShares, type Measure, type PaintContext } from './colors';
+import { cachedPainter, type PainterCache } from './painterCache';
 import { FlameData } from './data';
 import { append, h, replaceChildren } from './dom';
 import { basename, int, ms, pct, signedPoints } from './format';
@@ -63,6 +64,8 @@ export class App {
   private panes: Pane[] = [];
   private selection: Selection | null = null;
   private matches: Uint8Array | null = null;
+  /** Each pane's painter, kept between draws while what it depends on is unchanged. */
+  private readonly painters: PainterCache = new Map();
   private hottestCursor = -1;
   private legendKey = '';
   private choices: DataChoice[] = [];
@@ -395,7 +398,7 @@ export class App {
   private content(pane: Pane, boxes: Content['boxes'], t0: number, t1: number, orientation: 'up' | 'down', dimmed: ((frame: number) => boolean) | null): Content {
     const data = this.data!;
     const ctx: PaintContext = { data, tree: pane.tree, theme: this.theme, measure: measureOf(pane) };
-    const painter = colorMode(this.state.color, data).painter(ctx);
+    const painter = cachedPainter(this.painters, pane.id, colorMode(this.state.color, data), ctx);
     const tree = pane.tree;
     const rootLabel = pane.id === 'main' ? `all (${data.amount(tree.totalUs[0])})` : '';
     const anyInlined = data.hasInlined;
