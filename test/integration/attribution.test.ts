@@ -145,10 +145,11 @@ for (const [major, label] of NODE_MATRIX) {
       assert.equal(top.function, 'countPrimes', names(doc));
       assert.deepEqual([top.file, top.line], [service, lineWith(service, 'countPrimes(limit')]);
       // Of the app's busy time (test/helpers/busyShare.ts): a starved load generator leaves the app idle.
-      // Chance of failing on a correct product: below 1e-3. At 30,000, census39 beside the competitor put
-      // countPrimes at 54.6, 25.3, 46.7 and 72.5% (Node 20–26). The rest of a request costs the same at
-      // 60,000, so a share x at 30,000 becomes 2.8x / (1.8x + 100): under 30% only when x < 13%, half the
-      // lowest of those 20 clean-clone runs. At 60,000 here: 91–98% idle, 83–92% beside 3 busy processes.
+      // Chance of failing on a correct product: below 1e-3. At 30,000, census39's 20 measurements (5 runs ×
+      // 4 Nodes, in the busy shared lane) put countPrimes at 34–73% of the profile, and at 25.3% once, beside
+      // the competitor. The rest of a request costs the same at 60,000, so a share x at 30,000 becomes
+      // 2.8x / (1.8x + 100): under 30% only when x < 13%, half the lowest of the 20. At 60,000 here: 92–98%
+      // on the idle machine, 83–92% beside 3 busy processes.
       const idle = await idleFraction(doc.profilePath);
       assert.ok(ofBusy(top.selfPct, idle) > 30, `countPrimes carries the loop: ${top.selfPct}% of the profile, ${(idle * 100).toFixed(1)}% idle; ${names(doc)}`);
       const loop = doc.lines.filter((l: any) => l.file === service && l.function === 'countPrimes');
