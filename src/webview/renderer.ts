@@ -212,11 +212,6 @@ export class FlameCanvas {
     this.clampScroll();
   }
 
-  private rowY(row: number): number {
-    const c = this.content!;
-    return c.orientation === 'up' ? this.heightCss - (row + 1) * ROW_HEIGHT + this.scroll : row * ROW_HEIGHT - this.scroll;
-  }
-
   render(): void {
     const started = performance.now();
     const { ctx, theme } = this;
@@ -247,9 +242,10 @@ export class FlameCanvas {
     const perBucket = new Int32Array(dimBucket + 2);
     // Edges on whole device pixels: the browser then fills a box without anti-aliasing its edges, which
     // was most of a zoom's frame on a large profile (Chromium's trace of the browser bench: SkCanvas::drawRect).
-    // rowY and the snapping are written out in the loop (same arithmetic): the first draws of a view run
+    // A row's y and the snapping are written out in the loop, not helpers: the first draws of a view run
     // before V8 has optimised render, and a call per box per helper was most of a first wheel zoom's
-    // 21 ms on the bench's 240 MB chart (rowY 3.2 ms, the snap 4.3 ms for ~30,000 boxes).
+    // 21 ms on the bench's 240 MB chart (row → y 3.2 ms, the snap 4.3 ms for ~30,000 boxes). Rows count
+    // up from the bottom for 'up' (flamegraph), down from the top otherwise, both shifted by the scroll.
     const dpr = this.dpr;
     const rowTop = c.orientation === 'up' ? this.heightCss - ROW_HEIGHT + this.scroll : -this.scroll;
     const rowStep = c.orientation === 'up' ? -ROW_HEIGHT : ROW_HEIGHT;

@@ -99,10 +99,11 @@ export function aggregateTask(input: TaskInput): BenchTask {
   // in all of its processes (means 35 and 37 ns): above 1.25× the median, not flagged.
   const floorP75s = (input.floorsP75Ns ?? []).filter((x) => x > 0);
   const spread = useMedian && floorP75s.length ? geomean(floorP75s) : 0;
-  if (typical > 0 && floor !== null && typical <= Math.max(floor * FLOOR_FACTOR, floor + FLOOR_MARGIN_NS, spread)) {
+  const near = floor === null ? 0 : Math.max(floor * FLOOR_FACTOR, floor + FLOOR_MARGIN_NS);
+  if (typical > 0 && floor !== null && typical <= Math.max(near, spread)) {
     warnings.push({
       code: 'OPTIMIZED_AWAY',
-      message: `At ${formatNs(typical)} per call${useMedian ? ' (median)' : ''} this task costs no more than an empty function measured by the same harness in the same process (${formatNs(floor)}${typical > Math.max(floor * FLOOR_FACTOR, floor + FLOOR_MARGIN_NS) ? `; a quarter of its calls took ${formatNs(spread)} or more` : ''}): it measures the harness, not the code. V8 likely optimised the work away (its result is never used), or it takes under a few ns. Use the result (add it to a variable you read after the run), give it inputs V8 cannot constant-fold, or do many operations per call.`,
+      message: `At ${formatNs(typical)} per call${useMedian ? ' (median)' : ''} this task costs no more than an empty function measured by the same harness in the same process (${formatNs(floor)}${typical > near ? `; a quarter of its calls took ${formatNs(spread)} or more` : ''}): it measures the harness, not the code. V8 likely optimised the work away (its result is never used), or it takes under a few ns. Use the result (add it to a variable you read after the run), give it inputs V8 cannot constant-fold, or do many operations per call.`,
     });
   } else if (meanNs > 0 && meanNs < FEW_NS) {
     warnings.push({ code: 'UNDER_A_FEW_NS', message: `At ${formatNs(meanNs)} per operation this is below what a timer can resolve per call; check that the work is not optimised away (use its result), and batch more operations per sample.` });

@@ -10,7 +10,8 @@ const evaluate = (expression: string): unknown => (0, eval)(expression);
 /**
  * A young-generation collection on demand. Allocation alone did not give one beside a CPU competitor
  * (census38 run 5: [4,8,4,8,4], full collections only, no scavenge; my reading, not checked in V8's
- * source: with its marking threads starved, V8 collected the young generation by full mark-compacts). `--expose-gc` only makes `gc` available in new contexts; this process's code is unchanged.
+ * source: with its marking threads starved, V8 collected the young generation by full mark-compacts).
+ * `--expose-gc` only makes `gc` available in new contexts; this process's code is unchanged.
  */
 function minorGc(): void {
   setFlagsFromString('--expose-gc');
