@@ -48,11 +48,11 @@ const ANCHORS = {
   devtools: { 33: 4600, 114: 12300, 239: 48000 },
 };
 const OPEN_RUNS = 3;
-const ZOOMS = 30;
+const ZOOMS = 120;
 /** Zooms (and floor repaints) per block of the interleaving. */
 const ZOOM_BLOCK = 10;
 const HOVERS = 200;
-const WHEELS = 40;
+const WHEELS = 160;
 const COMPETITOR_TIMEOUT_MS = 120_000;
 
 const round = (v, d = 0) => (v === null || v === undefined ? v : Math.round(v * 10 ** d) / 10 ** d);
