@@ -26,6 +26,8 @@ const DEFAULT_SETTINGS = {
   'remote.autoForwardPorts': false,
   'chat.disableAIFeatures': true,
   'git.enabled': false,
+  'workbench.reduceMotion': 'on',
+  'editor.cursorBlinking': 'solid',
 };
 
 function freePort() {
