@@ -1,7 +1,11 @@
 import * as fs from 'node:fs';
 
-/** CPU time of each thread of a process, µs, by thread id; with each thread's name. */
-export type ThreadCpu = Map<string, { name: string; us: number }>;
+/**
+ * CPU time of each thread of a process, µs, by thread id; with each thread's name and the time it has
+ * spent runnable but waiting for a core (`waitUs`: on a busy machine a thread that wants to run also
+ * waits).
+ */
+export type ThreadCpu = Map<string, { name: string; us: number; waitUs: number }>;
 
 /**
  * CPU time each thread of a local process has used so far (Linux: /proc/<pid>/task/<tid>/schedstat, in
@@ -16,9 +20,10 @@ export function threadCpu(pid: number): ThreadCpu | null {
   const out: ThreadCpu = new Map();
   for (const tid of tids) {
     try {
-      const ns = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      // schedstat: time on a CPU, time waiting on a run queue (ns), time slices.
+      const [ns, waitNs] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
       const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000 });
+      if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000, waitUs: Number.isFinite(waitNs) ? waitNs / 1000 : 0 });
     } catch { /* the thread ended meanwhile */ }
   }
   return out.size ? out : null;

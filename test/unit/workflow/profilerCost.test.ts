@@ -3,7 +3,7 @@ import type { CapturedProfile } from '../../../src/core/inspector/profilingRun';
 import { cpuBetween, threadCpu, type ThreadCpu } from '../../../src/core/measure/threadCpu';
 import { measuredProfilerCost } from '../../../src/core/workflow/profilerCost';
 
-const threads = (rows: Array<[string, string, number]>): ThreadCpu => new Map(rows.map(([tid, name, us]) => [tid, { name, us }]));
+const threads = (rows: Array<[string, string, number]>): ThreadCpu => new Map(rows.map(([tid, name, us]) => [tid, { name, us, waitUs: 0 }]));
 const captured = (samples: number): CapturedProfile[] => [{ thread: 'main', pid: 1, partial: false, profile: { nodes: [], startTime: 0, endTime: 1, samples: new Array(samples).fill(1), timeDeltas: [] } }];
 
 describe('what sampling cost the app, from its threads', () => {

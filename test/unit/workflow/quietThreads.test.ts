@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadCpu } from '../../../src/core/measure/threadCpu';
 import { waitForQuietThreads } from '../../../src/core/measure/quietThreads';
 
 // Before V8's set-up, Hotpath waits until the app's threads other than its main one are quiet (a worker
@@ -24,6 +27,36 @@ describe('the app\'s other threads quiet (measure/quietThreads.ts)', function ()
       await waitForQuietThreads(process.pid, 800, logger);
       assert.ok(lines.some((l) => /still used CPU after \d+ ms/.test(l)), JSON.stringify(lines));
     } finally {
+      Atomics.store(stop, 0, 1);
+      await worker.terminate();
+    }
+  });
+
+  // A busy machine: the spinning worker at the lowest priority (nice 19, this thread only) beside a
+  // process burning each core, so it runs ~1–2% of a core — less than the 10% a quiet thread may use.
+  // It still wants the CPU all the time: it waits on a run queue whenever it is not running, and that
+  // wait counts. CI saw a spinning thread called quiet when the lane starved it (before the wait counted).
+  // Chance of failing on a correct product: 0 — a thread that never sleeps is running or waiting to run
+  // for the whole of every interval, whatever the machine does.
+  it('a spinning thread starved of CPU still counts as working: it waited to run', async () => {
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const burners: ChildProcess[] = [];
+    const worker = new Worker('const { workerData } = require("node:worker_threads"); const s = new Int32Array(workerData); while (Atomics.load(s, 0) === 0);', { eval: true, workerData: stop.buffer });
+    try {
+      await new Promise((r) => worker.once('online', r));
+      // The worker's thread: the one of this process that uses a core now (the others sleep).
+      const a = threadCpu(process.pid)!;
+      const spinUntil = Date.now() + 200;
+      while (Date.now() < spinUntil) await new Promise((r) => setTimeout(r, 20));
+      const b = threadCpu(process.pid)!;
+      const [tid] = [...b].filter(([t]) => t !== String(process.pid)).sort(([t1, x], [t2, y]) => (y.us - (a.get(t2)?.us ?? 0)) - (x.us - (a.get(t1)?.us ?? 0)))[0];
+      os.setPriority(Number(tid), 19);
+      for (let i = 0; i < os.availableParallelism(); i++) burners.push(spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }));
+      const { lines, logger } = log();
+      await waitForQuietThreads(process.pid, 800, logger);
+      assert.ok(lines.some((l) => /still used CPU after \d+ ms/.test(l)), JSON.stringify(lines));
+    } finally {
+      for (const p of burners) p.kill('SIGKILL');
       Atomics.store(stop, 0, 1);
       await worker.terminate();
     }
