@@ -3,9 +3,12 @@ import { threadCpu } from './threadCpu';
 
 /**
  * Quiet: the process's other threads ran, or waited to run, at most this share of one core over an
- * interval. The wait counts because on a busy machine a thread that wants the CPU may get little of it:
- * a worker starting up (or a spinning one) starved to under 10% of a core would otherwise look idle
- * (CI, a unit test beside 4 other suites on 2 cores: quiet after 609 ms while a thread spun).
+ * interval, and none is runnable at its end. The wait counts because on a busy machine a thread that
+ * wants the CPU may get little of it: a worker starting up (or a spinning one) starved to under 10% of a
+ * core would otherwise look idle (CI, a unit test beside 4 other suites on 2 cores: quiet after 609 ms
+ * while a thread spun). The state counts because the kernel books a wait only when it ends: a thread
+ * starved for longer than an interval shows no wait there yet (CI again: quiet after 654 ms, a
+ * spinning thread at nice 19 beside burners).
  */
 const QUIET_SHARE = 0.1;
 const INTERVAL_MS = 100;
@@ -36,12 +39,14 @@ export async function waitForQuietThreads(pid: number, maxMs: number, logger: Lo
     const now = Date.now();
     if (!after) return;
     let otherUs = 0;
+    let runnable = false;
     for (const [tid, t] of after) {
       if (tid === String(pid)) continue;
       const was = before.get(tid);
       otherUs += Math.max(0, t.us - (was?.us ?? 0)) + Math.max(0, t.waitUs - (was?.waitUs ?? 0));
+      if (t.runnable) runnable = true;
     }
-    quiet = otherUs <= QUIET_SHARE * (now - at) * 1000 ? quiet + 1 : 0;
+    quiet = !runnable && otherUs <= QUIET_SHARE * (now - at) * 1000 ? quiet + 1 : 0;
     if (quiet >= QUIET_INTERVALS) {
       if (now - started > (QUIET_INTERVALS + 1) * INTERVAL_MS) logger.info(`the app's other threads were quiet after ${now - started} ms`);
       return;

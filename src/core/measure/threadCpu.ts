@@ -1,11 +1,13 @@
 import * as fs from 'node:fs';
 
 /**
- * CPU time of each thread of a process, µs, by thread id; with each thread's name and the time it has
+ * CPU time of each thread of a process, µs, by thread id; with each thread's name, the time it has
  * spent runnable but waiting for a core (`waitUs`: on a busy machine a thread that wants to run also
- * waits).
+ * waits), and whether it is runnable now (`runnable`: running or queued for a core — the kernel adds a
+ * wait to `waitUs` only once it ends, so a thread starved for longer than an interval shows no growth
+ * there, but is runnable throughout).
  */
-export type ThreadCpu = Map<string, { name: string; us: number; waitUs: number }>;
+export type ThreadCpu = Map<string, { name: string; us: number; waitUs: number; runnable?: boolean }>;
 
 /**
  * CPU time each thread of a local process has used so far (Linux: /proc/<pid>/task/<tid>/schedstat, in
@@ -23,7 +25,10 @@ export function threadCpu(pid: number): ThreadCpu | null {
       // schedstat: time on a CPU, time waiting on a run queue (ns), time slices.
       const [ns, waitNs] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
       const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000, waitUs: Number.isFinite(waitNs) ? waitNs / 1000 : 0 });
+      // stat: "tid (comm) state …"; comm may hold spaces and parentheses, so the state follows the last ')'.
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const runnable = stat.charAt(stat.lastIndexOf(')') + 2) === 'R';
+      if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000, waitUs: Number.isFinite(waitNs) ? waitNs / 1000 : 0, runnable });
     } catch { /* the thread ended meanwhile */ }
   }
   return out.size ? out : null;
