@@ -7,7 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { plan } = require('./plan');
 
-const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
+// Whole seconds first, so 12m 59.6s reads 13m 00s, not 12m 60s.
+const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(Math.round(ms / 1000) / 60)}m ${String(Math.round(ms / 1000) % 60).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
 const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const lpad = (s, n) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
 
