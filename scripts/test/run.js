@@ -24,7 +24,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { plan, ROOT } = require('./plan');
-const { summarize } = require('./summary');
+const { summarize, fmt } = require('./summary');
 const { measureOtherBusy } = require('./busy');
 
 const RESULTS = path.join(ROOT, 'test-results');
@@ -112,8 +112,6 @@ function mochaArgs(job, o) {
   return args;
 }
 
-// Whole seconds first, so 12m 59.6s reads 13m 00s, not 12m 60s.
-const fmt = (ms) => (ms >= 60_000 ? `${Math.floor(Math.round(ms / 1000) / 60)}m ${String(Math.round(ms / 1000) % 60).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)} s`);
 
 /**
  * How many mocha processes the shared lane runs at once: twice the machine's idle cores plus one, measured

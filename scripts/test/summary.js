@@ -114,4 +114,4 @@ function summarize({ results, wallMs, resultsDir, timingsFile, options }) {
   return ok;
 }
 
-module.exports = { summarize };
+module.exports = { summarize, fmt };

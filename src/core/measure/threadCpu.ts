@@ -24,10 +24,12 @@ export function threadCpu(pid: number): ThreadCpu | null {
     try {
       // schedstat: time on a CPU, time waiting on a run queue (ns), time slices.
       const [ns, waitNs] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      // stat: "tid (comm) state …"; comm may hold spaces and parentheses, so the state follows the last ')'.
+      // stat: "tid (comm) state …": the thread's name and state in one read; the name may hold spaces
+      // and parentheses, so it ends at the last ')'.
       const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const runnable = stat.charAt(stat.lastIndexOf(')') + 2) === 'R';
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const runnable = stat.charAt(close + 2) === 'R';
       if (Number.isFinite(ns)) out.set(tid, { name, us: ns / 1000, waitUs: Number.isFinite(waitNs) ? waitNs / 1000 : 0, runnable });
     } catch { /* the thread ended meanwhile */ }
   }
