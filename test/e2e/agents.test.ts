@@ -29,9 +29,31 @@ async function hotpathServerRow(page: Page, timeout = 90_000): Promise<string> {
       return (await row.textContent()) ?? '';
     } catch (err) {
       if (Date.now() > deadline) throw err;
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      await closeList(page);
     }
+  }
+}
+
+async function closeList(page: Page): Promise<void> {
+  if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/**
+ * From an open server list: Hotpath's row, then `action` in its menu ("Start Server", "Show Output").
+ * False when the list changed under the clicks. The picker closes when the workbench takes focus (a
+ * server starting, a notification, the extension activating), and a click on a row that went with it
+ * waits for nothing (census44: a 60 s click timeout after the list showed "Hotpath Stopped"); the caller
+ * lists again and reads the state afresh.
+ */
+async function chooseServerAction(page: Page, action: string): Promise<boolean> {
+  try {
+    await rows(page).filter({ hasText: 'Hotpath' }).first().click({ timeout: 10_000 });
+    await rows(page).filter({ hasText: action }).first().click({ timeout: 10_000 });
+    return true;
+  } catch (err) {
+    log(`the server list changed before "${action}" could be chosen (${String((err as Error).message).split('\n')[0]}); listing again`);
+    return false;
   }
 }
 
@@ -68,32 +90,25 @@ describe('VS Code end to end: Hotpath\'s MCP server in the MCP server list', fun
     log(`server list: ${before} (${seconds(t)})`);
     assert.match(before, /^Hotpath\s*(Stopped|Running)/);
     await screenshot(page, 'agents-mcp-server-list');
-    if (/Stopped/.test(before)) {
-      await rows(page).filter({ hasText: 'Hotpath' }).first().click();
-      const start = rows(page).filter({ hasText: 'Start Server' }).first();
-      await start.waitFor({ timeout: 30_000 });
-      await start.click();
+    // Running: the state VS Code shows once the server answered its initialize. Each turn lists afresh
+    // and acts on what the list shows now: Stopped → Start Server; Starting → list again.
+    let state = before;
+    for (const deadline = Date.now() + 120_000; !/Running/.test(state);) {
+      if (/Stopped/.test(state)) await chooseServerAction(page, 'Start Server');
+      if (Date.now() > deadline) break;
       // The list closes as the server starts: list again once it has (F1 into a closing picker is lost).
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-    } else {
-      await page.keyboard.press('Escape');
-    }
-    // Running: the state VS Code shows once the server answered its initialize (found again each time).
-    let state = '';
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
+      await closeList(page);
       state = await hotpathServerRow(page);
-      if (/Running/.test(state)) break;
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     }
     assert.match(state, /^Hotpath\s*Running/, `the server runs (${state})`);
     log(`running (${seconds(t)})`);
     assert.ok(processesWith(`mcp --cwd ${s.workspace.dir}`).length >= 1, 'the server process is the extension\'s dist/cli.js mcp in the workspace');
-    await rows(page).filter({ hasText: 'Hotpath' }).first().click();
-    const output = rows(page).filter({ hasText: 'Show Output' }).first();
-    await output.waitFor({ timeout: 30_000 });
-    await output.click();
     const discovered = page.locator('.panel .view-lines', { hasText: 'Discovered 11 tools' }).first();
+    for (const deadline = Date.now() + 60_000; !(await chooseServerAction(page, 'Show Output'));) {
+      assert.ok(Date.now() < deadline, 'the server\'s "Show Output" could be chosen');
+      await closeList(page);
+      await hotpathServerRow(page);
+    }
     await discovered.waitFor({ timeout: 60_000 });
     await screenshot(page, 'agents-mcp-output');
     log(`MCP server running with 11 tools in ${seconds(t)}`);
