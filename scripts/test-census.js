@@ -28,6 +28,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { fmt } = require('./test/summary');
 const HERE = path.resolve(__dirname, '..');
 
 function parseArgs(argv) {
@@ -49,7 +50,6 @@ function parseArgs(argv) {
   return o;
 }
 
-const fmt = (ms) => `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 /** Runs `.ci/run` in `dir`, its output to `logFile` (and a line per finished file to the console). */
@@ -106,10 +106,10 @@ function markdown(doc) {
   out.push('');
   out.push(`Repository ${doc.repo}; machine ${doc.machine.cpus} cores (${doc.machine.model}), load average at start ${doc.machine.loadAverage.join(' ')}; ${doc.startedAt}.`);
   out.push('');
-  out.push('| run | competitor | exit | time | passing | pending | failing | passed on retry |');
-  out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  out.push('| run | competitor | exit | `.ci/run` | `npm test` | passing | pending | failing | passed on retry |');
+  out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of doc.runs) {
-    out.push(`| ${r.run} | ${r.competitor ? `${r.competitor} burner${r.competitor > 1 ? 's' : ''}` : '—'} | ${r.exitCode} | ${fmt(r.wallMs)} | ${r.counts?.passed ?? '?'} | ${r.counts?.pending ?? '?'} | ${r.counts?.failed ?? '?'} | ${r.counts?.passedOnRetry ?? '?'} |`);
+    out.push(`| ${r.run} | ${r.competitor ? `${r.competitor} burner${r.competitor > 1 ? 's' : ''}` : '—'} | ${r.exitCode} | ${fmt(r.wallMs)} | ${r.npmTestMs ? fmt(r.npmTestMs) : '?'} | ${r.counts?.passed ?? '?'} | ${r.counts?.pending ?? '?'} | ${r.counts?.failed ?? '?'} | ${r.counts?.passedOnRetry ?? '?'} |`);
   }
   out.push('');
   const flaky = doc.tests.filter((t) => t.failures || t.retries);
@@ -162,7 +162,8 @@ async function main() {
     const logText = fs.readFileSync(logFile, 'utf8');
     const t = testsOf(dir, logText);
     if (fs.existsSync(path.join(dir, 'test-results', 'test-run.json'))) fs.copyFileSync(path.join(dir, 'test-results', 'test-run.json'), path.join(out, `run-${run}.test-run.json`));
-    const entry = { run, competitor: competitor ? o.competitorProcesses : 0, exitCode: r.code ?? r.signal, wallMs: r.wallMs, counts: t.counts, source: t.source, log: path.relative(out, logFile) };
+    const npmTest = /^== npm test \(the README's test command, set-up included\): (\d+) s/m.exec(logText);
+    const entry = { run, competitor: competitor ? o.competitorProcesses : 0, exitCode: r.code ?? r.signal, wallMs: r.wallMs, npmTestMs: npmTest ? Number(npmTest[1]) * 1000 : null, counts: t.counts, source: t.source, log: path.relative(out, logFile) };
     doc.runs.push(entry);
     console.log(`run ${run}: exit ${entry.exitCode} in ${fmt(r.wallMs)}; ${t.counts.passed} passing, ${t.counts.pending} pending, ${t.counts.failed} failing, ${t.counts.passedOnRetry} passed on retry`);
     doc.testCount = Math.max(doc.testCount, t.counts.passed + t.counts.failed + t.counts.pending);
@@ -178,6 +179,12 @@ async function main() {
       const e = fileTimes.get(f.file) ?? { file: f.file, lane: f.lane, times: [] };
       e.times.push(f.wallMs);
       fileTimes.set(f.file, e);
+    }
+    // A run that failed or retried keeps what says why (screenshots, code-server logs, each mocha log)
+    // before its clone goes.
+    if ((entry.exitCode !== 0 || t.counts.passedOnRetry) && fs.existsSync(path.join(dir, 'test-results'))) {
+      fs.cpSync(path.join(dir, 'test-results'), path.join(out, `run-${run}.test-results`), { recursive: true, filter: (src) => !src.includes(`${path.sep}vsix`) });
+      console.log(`run ${run}: its test-results kept in ${path.join(out, `run-${run}.test-results`)}`);
     }
     if (!o.keep) fs.rmSync(dir, { recursive: true, force: true });
     doc.tests = [...byTest.values()].filter((x) => x.failures || x.retries).sort((a, b) => b.failures - a.failures || b.retries - a.retries);
