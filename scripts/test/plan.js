@@ -7,9 +7,9 @@
 //
 // Lanes:
 //   shared    files that assert what is found — a profile's shares, the hot line, a tier, a label in the
-//             editor — not how fast: several mocha processes run them at once, one more than the machine
-//             has idle cores (run.js --jobs). A fixed load window (2–4 s) finds the same hot code whether the
-//             app got one core or half of one.
+//             editor — not how fast: several mocha processes run them at once, three times the machine's
+//             idle cores plus one, at most 7 (run.js --jobs). A fixed load window (2–4 s) finds the same hot
+//             code whether the app got one core or half of one.
 //   measured  files whose assertions rest on timing: a verdict, a benchmark flag against an empty
 //             function. They run one at a time after the shared lane, with nothing beside them, so no
 //             parallel suite can starve them. A file opts in with a line `test-lane: measured` in its
