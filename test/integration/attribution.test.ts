@@ -84,8 +84,14 @@ for (const [major, label] of NODE_MATRIX) {
       // and the call line carries it. (Was: own > 50% and the line > 50% of the profile — a share of the
       // whole recording, idle included, which a starved load generator lowers: 48% once, beside the CPU
       // competitor, while the pbkdf2 job's 47% was all signingKey's, as the product said.)
+      // Its own share is read as a share of the app's busy time (test/helpers/busyShare.ts): at 7 files at
+      // once (clean clone, 2026-11-28) the whole-recording share fell to 41.9% on Node 24 while pbkdf2's job
+      // was still all signingKey's. (Was: ownPct > 25, of the whole recording, idle included.) The busy
+      // share is ~95% (the handler does nothing else): > 50 is far from it at any load.
       const native = doc.hotspots.find((h: any) => h.category !== 'user' && h.category !== 'gc');
-      assert.ok(top.ownPct >= native.selfPct && top.ownPct > 25 && top.selfPct <= top.ownPct / 10, `own ${top.ownPct}, self ${top.selfPct}; ${native.function} self ${native.selfPct}`);
+      const idle = await idleFraction(doc.profilePath);
+      console.log(`      # signingKey: ${ofBusy(top.ownPct, idle).toFixed(1)}% of the busy time (${(idle * 100).toFixed(1)}% idle)`);
+      assert.ok(top.ownPct >= native.selfPct && ofBusy(top.ownPct, idle) > 50 && top.selfPct <= top.ownPct / 10, `own ${top.ownPct} (${(idle * 100).toFixed(1)}% idle), self ${top.selfPct}; ${native.function} self ${native.selfPct}`);
       assert.equal(top.ownParts[0].function, 'pbkdf2Sync');
       const callLine = lineWith(keys, 'crypto.pbkdf2Sync(');
       assert.equal(top.ownParts[0].callLine, callLine);
