@@ -11,12 +11,9 @@
 //             idle cores plus one, at most 7 (run.js --jobs). A fixed load window (2–4 s) finds the same hot
 //             code whether the app got one core or half of one.
 //   measured  files whose assertions rest on timing: a verdict, a benchmark flag against an empty
-//             function. They run one at a time, at normal CPU priority, while the shared lane runs at the
-//             lowest (Linux's SCHED_IDLE, `chrt --idle 0`; `nice -n 19` where chrt is missing): the
-//             shared lane gets only the CPU the measured file leaves unused, so no parallel suite can
-//             starve it. A file opts in with a line `test-lane: measured` in its header comment, saying
-//             why; `test-lane: measured, alone` runs it before the shared lane starts, with nothing of
-//             ours beside it (a file that starts a CPU competitor of its own: the lane would stall).
+//             function. They run one at a time after the shared lane, with nothing beside them, so no
+//             parallel suite can starve them. A file opts in with a line `test-lane: measured` in its
+//             header comment, saying why.
 //
 // Real VS Code (test/e2e): the files share one code-server per mocha process (test/e2e/session.ts), so
 // they run together in one process (run.js --e2e-jobs splits them over more); a file tagged
@@ -57,7 +54,7 @@ function tagsOf(file) {
 }
 
 /**
- * The plan: [{ file, group, lane, own, alone, quick }] for every test file, in group order.
+ * The plan: [{ file, group, lane, own, quick }] for every test file, in group order.
  * @param {{ only?: string[] }} [options] only these groups (unit, integration, browser, e2e)
  */
 function plan(options = {}) {
@@ -70,7 +67,6 @@ function plan(options = {}) {
         file, group,
         lane: tags.has('measured') && group !== 'unit' ? 'measured' : 'shared',
         own: tags.has('own'),
-        alone: tags.has('measured') && tags.has('alone'),
         quick: group === 'unit' || (group === 'integration' && tags.has('quick')),
       });
     }

@@ -13,20 +13,13 @@
 // --e2e-jobs N|auto (processes the real-VS-Code files are spread over, each with its code-server; default
 // auto: 2 when the shared lane runs 4 or more files at a time, else 1),
 // --retries N (real-VS-Code tests; default 1 when CI is set, else 0), --bail, --list (print the plan and
-// exit), --measured-alone (the measured files one by one after the shared lane, nothing beside them: slower,
-// for telling whether a measured failure has anything to do with the idle-priority lane beside it).
-// HOTPATH_TEST_ARGS (space-separated, no quoting) adds options from the environment.
-//
-// Order: the measured files tagged `alone` first; then the shared lane at the lowest CPU priority
-// (SCHED_IDLE) beside the other measured files, one at a time at normal priority. The measured files use
-// about one core of two (a load window's app and generator, a benchmark's one thread): the lane beside them
-// does its work on the rest, and a measured file wanting a core gets it back at once (scripts/test/plan.js).
+// exit). HOTPATH_TEST_ARGS (space-separated, no quoting) adds options from the environment.
 //
 // Each mocha process writes its output to test-results/test-logs/<job>.log; a job of the shared lane is
 // printed whole when it ends (so parallel jobs do not interleave), the others as they run. The run's
 // record: test-results/test-run.json (every test, every file's time, retries) and test-results/timings.json
 // (file → seconds, which orders the next run's shared lane longest first).
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -46,7 +39,7 @@ const TIMINGS = path.join(RESULTS, 'timings.json');
 const RECORDED_TIMINGS = path.join(__dirname, 'timings.json');
 
 function parseArgs(argv) {
-  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 'auto', retries: process.env.CI ? 1 : 0, bail: false, list: false, measuredAlone: false, files: [] };
+  const o = { grep: null, invert: false, only: null, quick: false, jobs: 'auto', e2eJobs: 'auto', retries: process.env.CI ? 1 : 0, bail: false, list: false, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
@@ -60,7 +53,6 @@ function parseArgs(argv) {
     else if (a === '--e2e-jobs') { const v = value(); o.e2eJobs = v === 'auto' ? 'auto' : Math.max(1, Number(v) || 1); }
     else if (a === '--bail' || a === '-b') o.bail = true;
     else if (a === '--list') o.list = true;
-    else if (a === '--measured-alone') o.measuredAlone = true;
     else if (a === '--help' || a === '-h') { o.help = true; }
     else if (a.startsWith('-')) throw new Error(`unknown option ${a} (see scripts/test/run.js)`);
     else o.files.push(path.relative(ROOT, path.resolve(a)));
@@ -87,16 +79,16 @@ function jobsOf(entries, timings, e2eJobs) {
   // A file that runs its tests on every Node version (NODE_MATRIX) takes about four times as long.
   const guess = (f, group) => GUESS[group] * (/NODE_MATRIX/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')) ? 4 : 1);
   const estimateOf = (files, group) => files.reduce((s, f) => s + (timings[f] ?? guess(f, group)), 0);
-  const add = (name, lane, files, group, alone = false) => {
-    if (files.length) jobs.push({ name, lane, files, group, alone, estimate: estimateOf(files, group) });
+  const add = (name, lane, files, group) => {
+    if (files.length) jobs.push({ name, lane, files, group, estimate: estimateOf(files, group) });
   };
   const by = (pred) => entries.filter(pred).map((e) => e.file);
   const base = (f) => path.basename(f).replace(/\.test\.\w+$/, '');
   add('unit', 'shared', by((e) => e.group === 'unit'), 'unit');
   add('browser', 'shared', by((e) => e.group === 'browser'), 'browser');
-  for (const e of entries.filter((x) => x.group === 'integration')) add(base(e.file), e.lane, [e.file], 'integration', e.alone);
+  for (const e of entries.filter((x) => x.group === 'integration')) add(base(e.file), e.lane, [e.file], 'integration');
   const e2e = entries.filter((x) => x.group === 'e2e');
-  for (const e of e2e.filter((x) => x.own || x.lane === 'measured')) add(`e2e-${base(e.file)}`, e.lane, [e.file], 'e2e', e.alone);
+  for (const e of e2e.filter((x) => x.own || x.lane === 'measured')) add(`e2e-${base(e.file)}`, e.lane, [e.file], 'e2e');
   // The rest, longest first, each to the least loaded of e2eJobs processes.
   const bins = Array.from({ length: Math.max(1, e2eJobs) }, () => ({ files: [], estimate: 0 }));
   for (const f of by((x) => x.group === 'e2e' && !x.own && x.lane !== 'measured').sort((a, b) => estimateOf([b], 'e2e') - estimateOf([a], 'e2e'))) {
@@ -177,13 +169,12 @@ function cpuOf(timesFile) {
  * (each then packages for itself and says why).
  */
 const VSIX_DIR = path.join(RESULTS, 'vsix');
-function packageOnce(prefix) {
+function packageOnce() {
   if (process.env.HOTPATH_E2E === 'skip') return Promise.resolve('');
   fs.mkdirSync(VSIX_DIR, { recursive: true });
   const out = path.join(VSIX_DIR, 'hotpath.vsix');
   return new Promise((resolve) => {
-    const command = [...prefix, process.execPath, path.join(ROOT, 'scripts', 'e2e', 'package.js'), out];
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'e2e', 'package.js'), out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (d) => { text += d; });
     child.stderr.on('data', (d) => { text += d; });
@@ -194,20 +185,8 @@ function packageOnce(prefix) {
   });
 }
 
-/**
- * The command prefix that runs a process (and all it starts) at the lowest CPU priority: Linux's
- * SCHED_IDLE (`chrt --idle 0`), which a task of normal priority preempts whenever it wakes — two CPU-bound
- * processes measured 1–4% slower beside ten SCHED_IDLE spinners here, 5–15% beside ten at `nice -n 19`
- * (the weights of many niced tasks add up) — else `nice -n 19`, else nothing.
- */
-function idlePriorityPrefix() {
-  const works = (cmd) => { try { return spawnSync(cmd[0], [...cmd.slice(1), 'true'], { stdio: 'ignore' }).status === 0; } catch { return false; } };
-  for (const cmd of [['chrt', '--idle', '0'], ['nice', '-n', '19']]) if (works(cmd)) return cmd;
-  return [];
-}
-
 /** Runs one mocha process; resolves with its exit code and the path of its JSON record. */
-async function runJob(job, o, live, vsix, prefix = []) {
+async function runJob(job, o, live, vsix) {
   const vsixFile = vsix ? await vsix : '';
   fs.mkdirSync(LOGS, { recursive: true });
   const record = path.join(LOGS, `${job.name}.json`);
@@ -219,8 +198,7 @@ async function runJob(job, o, live, vsix, prefix = []) {
   return new Promise((resolve) => {
     // Through bash for its `times`: the CPU time of mocha and every process it waited for (the CLI runs,
     // the apps they started, code-server), which a busy machine does not inflate the way it does wall time.
-    const command = ['bash', '-c', '"$@"; rc=$?; times > "$HOTPATH_TEST_TIMES"; exit $rc', 'bash', process.execPath, ...mochaArgs(job, o)];
-    const child = spawn(...(prefix.length ? [prefix[0], [...prefix.slice(1), ...command]] : [command[0], command.slice(1)]), {
+    const child = spawn('bash', ['-c', '"$@"; rc=$?; times > "$HOTPATH_TEST_TIMES"; exit $rc', 'bash', process.execPath, ...mochaArgs(job, o)], {
       cwd: ROOT,
       env: { ...process.env, HOTPATH_TEST_RESULTS: record, HOTPATH_TEST_LANE: job.lane, HOTPATH_TEST_TIMES: timesFile, ...(vsixFile ? { HOTPATH_E2E_VSIX: vsixFile } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -237,8 +215,7 @@ async function runJob(job, o, live, vsix, prefix = []) {
       log.end();
       const wallMs = Date.now() - started;
       if (!live) {
-        const where = job.lane === 'measured' ? 'measured, beside the shared lane at idle priority' : `${job.lane} lane`;
-        process.stdout.write(`\n── ${job.name} (${job.files.length} file${job.files.length === 1 ? '' : 's'}, ${where}): ${fmt(wallMs)}, exit ${code ?? signal} ──\n`);
+        process.stdout.write(`\n── ${job.name} (${job.files.length} file${job.files.length === 1 ? '' : 's'}, ${job.lane} lane): ${fmt(wallMs)}, exit ${code ?? signal} ──\n`);
         process.stdout.write(Buffer.concat(chunks));
       }
       resolve({ job, code: code ?? 1, signal, wallMs, cpuMs: cpuOf(timesFile), record, logFile });
@@ -274,45 +251,24 @@ async function main() {
   const timings = readTimings();
   const jobs = jobsOf(entries, timings, o.e2eJobs);
   if (o.list) {
-    for (const j of jobs) console.log(`${(j.alone ? 'alone' : j.lane).padEnd(8)} ${j.name.padEnd(20)} ~${Math.round(j.estimate)} s  ${j.files.join(' ')}`);
+    for (const j of jobs) console.log(`${j.lane.padEnd(8)} ${j.name.padEnd(20)} ~${Math.round(j.estimate)} s  ${j.files.join(' ')}`);
     return;
   }
 
-  const measured = jobs.filter((j) => j.lane === 'measured');
-  const alone = o.measuredAlone ? measured : measured.filter((j) => j.alone);
-  const beside = measured.filter((j) => !alone.includes(j));
-  const idle = beside.length ? idlePriorityPrefix() : [];
-  const idleName = idle[0] === 'chrt' ? 'SCHED_IDLE' : idle[0] === 'nice' ? 'nice 19' : 'normal priority (neither chrt nor nice works here)';
-  console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: ${alone.length ? `${alone.length} measured file${alone.length === 1 ? '' : 's'} alone, then ` : ''}the shared lane ${o.jobs} at a time${beside.length ? ` at the lowest CPU priority (${idleName}) beside the other ${beside.length} measured files, one by one at normal priority` : ''}${o.measuredAlone && measured.length ? ', then the measured files one by one' : ''}${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
+  console.log(`== npm test: ${entries.length} files in ${jobs.length} mocha processes: the shared lane ${o.jobs} at a time, then the measured files one by one${o.retries ? `; real-VS-Code tests retried up to ${o.retries}× (CI)` : ''}${o.grep ? `; --grep ${JSON.stringify(o.grep)}${o.invert ? ' --invert' : ''}` : ''}`);
   const results = [];
   let stop = false;
+  const vsix = jobs.some((j) => j.group === 'e2e') ? packageOnce() : null;
 
-  // One measured file at a time, in plan order; `live` prints it as it runs (only when nothing runs beside it).
-  const runMeasured = async (list, live) => {
-    for (const job of list) {
-      if (stop) break;
-      if (live) process.stdout.write(`\n── ${job.name} (${job.files.length} file${job.files.length === 1 ? '' : 's'}, measured: alone) ──\n`);
-      const r = await runJob(job, o, live, job.group === 'e2e' ? vsix : null);
-      results.push(r);
-      if (r.code !== 0 && o.bail) stop = true;
-    }
-  };
-
-  // Measured files that must have the machine to themselves (`test-lane: measured, alone`): first.
-  let vsix = null;
-  if (!o.measuredAlone) await runMeasured(alone, true);
-  vsix = jobs.some((j) => j.group === 'e2e') && !stop ? packageOnce(idle) : null;
-
-  // Shared lane: longest first, `jobs` at a time, at idle priority when measured files run beside it;
-  // printed whole as each ends (unless one at a time and nothing beside it).
+  // Shared lane: longest first, `jobs` at a time; printed whole as each ends (unless one at a time).
   const shared = jobs.filter((j) => j.lane === 'shared').sort((a, b) => b.estimate - a.estimate);
-  const sharedLane = new Promise((resolve) => {
+  await new Promise((resolve) => {
     let running = 0;
     const next = () => {
       while (!stop && running < o.jobs && shared.length) {
         const job = shared.shift();
         running++;
-        runJob(job, o, o.jobs === 1 && !beside.length, job.group === 'e2e' ? vsix : null, idle).then((r) => {
+        runJob(job, o, o.jobs === 1, job.group === 'e2e' ? vsix : null).then((r) => {
           results.push(r);
           running--;
           if (r.code !== 0 && o.bail) stop = true;
@@ -323,8 +279,15 @@ async function main() {
     };
     next();
   });
-  await Promise.all([sharedLane, runMeasured(beside, false)]);
-  if (o.measuredAlone) await runMeasured(alone, true);
+
+  // Measured files, each alone, printed as they run.
+  for (const job of jobs.filter((j) => j.lane === 'measured')) {
+    if (stop) break;
+    process.stdout.write(`\n── ${job.name} (${job.files.length} file${job.files.length === 1 ? '' : 's'}, measured: alone) ──\n`);
+    const r = await runJob(job, o, true, job.group === 'e2e' ? vsix : null);
+    results.push(r);
+    if (r.code !== 0 && o.bail) stop = true;
+  }
   if (vsix) fs.rmSync(path.dirname(await vsix.catch(() => VSIX_DIR)), { recursive: true, force: true });
 
   const failedJobs = results.filter((r) => r.code !== 0);

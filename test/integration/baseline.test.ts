@@ -13,9 +13,7 @@ import { logVerdict } from '../helpers/verdicts';
  * which contention does not change: the effects are sized on it (see each test).
  *
  * test-lane: measured — verify compares sessions run minutes apart (independent design): load added by a
- * parallel suite in one session and not the other is exactly what it cannot cancel. The shared lane beside
- * it runs at idle priority (scripts/test/run.js), so it adds none that takes the app's CPU; the effects
- * here (×0.14, ×6 in CPU per request) are far beyond the 1–4% its cache traffic costs a CPU-bound process.
+ * parallel suite in one session and not the other is exactly what it cannot cancel.
  */
 describe('hotpath baseline / verify', function () {
   this.timeout(180_000);

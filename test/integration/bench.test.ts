@@ -5,9 +5,6 @@
 //
 // test-lane: measured — the "measures nothing" flag compares a task's time per call with an empty
 // function's, and the comparisons are verdicts: another suite's load would be noise the sizing excludes.
-// The shared lane beside it runs at idle priority (scripts/test/run.js): the benchmark's one thread gets
-// its core whenever it runs; the lane's cache traffic costs a CPU-bound process 1–4% (measured), alike
-// for the two tasks a comparison interleaves.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

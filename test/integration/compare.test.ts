@@ -21,9 +21,7 @@ const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catc
  * - the same app on both sides (only an unused variable differs) must be "no significant change".
  * Each verdict's ratio, interval and distance from flipping is logged (test/helpers/verdicts.ts).
  *
- * test-lane: measured, alone — verdicts from timing; a parallel suite would add load the sizing did not
- * assume. Alone (before the shared lane starts), not beside it at idle priority: the competitor and the
- * app take both cores here, and the lane would stall for the whole file.
+ * test-lane: measured — verdicts from timing; a parallel suite would add load the sizing did not assume.
  */
 describe('hotpath compare: verdicts under a CPU competitor', function () {
   this.timeout(240_000);

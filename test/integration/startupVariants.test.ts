@@ -2,8 +2,7 @@
 // revision that starts slower (a repository whose CLI builds a 150× bigger table from the fourth commit
 // on), and --node A --node B times cold starts of a real npm CLI on two runtimes.
 //
-// test-lane: measured — interleaved verdicts on start times (beside the shared lane at idle priority:
-// interleaving cancels what it changes, and the starts get the CPU they want — scripts/test/run.js).
+// test-lane: measured — interleaved verdicts on start times.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -14,10 +14,6 @@
  *
  * test-lane: measured — the 5% is the rate on a machine whose load does not change between the baseline
  * and the verify; a parallel suite starting or ending between them is the drift the sizing did not assume.
- * The shared lane beside it runs at idle priority (scripts/test/run.js): it gets no CPU this app wants
- * (about a quarter of a core), which preempts it on waking; what it can still change is the caches'
- * state — two CPU-bound processes ran 1–4% slower beside ten idle-priority spinners — far inside the
- * ±15–20% intervals of CPU/req and the wider ones of req/s and p99 that an A/A verify here reports.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
