@@ -156,6 +156,18 @@ export function sideCommand(command: string[], env: Record<string, string | unde
 }
 
 /**
+ * A revision as the user named it, with the commit it resolved to: "HEAD~1 (1a2b3c4)", "c2 (c2b85b3)".
+ * A commit id (7 to 40 hex digits, as git abbreviates them) reads as its short form alone. Shorter hex
+ * names are names: a tag "c2" whose commit happens to start with c2 (1 in 256) kept its name only by
+ * luck before (census48 run 3: the bisect's "c2 (…)" read "c2b85b3").
+ */
+export function revisionLabel(base: string, gitRev: string): string {
+  const short = gitRev.slice(0, 7);
+  const isCommitId = /^[0-9a-f]{7,40}$/i.test(base) && gitRev.toLowerCase().startsWith(base.toLowerCase());
+  return isCommitId ? short : `${base} (${short})`;
+}
+
+/**
  * Labels from what differs between the specs, e.g. "HEAD~1 (1a2b3c4)" vs "working tree", "Node 22.23.3"
  * vs "Node 24.21.0"; a spec's own label wins. Sides that differ in nothing shown (an A/A run on purpose)
  * are told apart by their names.
@@ -167,8 +179,7 @@ function labels(specs: readonly SideSpec[], resolved: ReadonlyArray<Omit<Resolve
     resolved.forEach((s, i) => {
       const spec = specs[i];
       const short = (s.gitRev ?? '').slice(0, 7);
-      // A commit id picked from a list reads as its short form; a name (HEAD~1, main) keeps it, with the id.
-      const base = spec.base === undefined ? undefined : s.gitRev && s.gitRev.startsWith(spec.base.toLowerCase()) ? short : `${spec.base} (${short})`;
+      const base = spec.base === undefined ? undefined : revisionLabel(spec.base, s.gitRev ?? '');
       parts[i].push(base ?? `working tree${s.gitRev ? ` (${short}${s.gitDirty ? ' + changes' : ''})` : ''}`);
     });
   }

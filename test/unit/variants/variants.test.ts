@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { compareCommandFor, interleavedHint } from '../../../src/cli/compareHint';
 import { parsePsTime } from '../../../src/core/measure/processCpu';
 import { planDependencies, provideDependencies } from '../../../src/core/variants/dependencies';
-import { sideCommand } from '../../../src/core/variants/sides';
+import { revisionLabel, sideCommand } from '../../../src/core/variants/sides';
 import { inWorktree } from '../../../src/core/variants/worktree';
 import { neverCancelled } from '../../../src/core/common/cancellation';
 import { silentLogger } from '../../../src/core/common/logger';
@@ -109,5 +109,22 @@ describe('comparison sides', () => {
     );
     assert.match(interleavedHint({ base: 'abcdef1234567', baselineDirty: false, currentCommit: 'abcdef1234567', currentDirty: true }), /recorded at commit abcdef1234 and the working tree has uncommitted changes/);
     assert.match(interleavedHint({ base: 'abc', baselineDirty: true, currentCommit: 'def', currentDirty: false }), /the baseline itself had uncommitted changes/);
+  });
+});
+
+describe('revisionLabel: a revision as the user named it', () => {
+  const sha = 'c2b85b3f0e1d2c3b4a5968778695a4b3c2d1e0f9';
+  it('a name keeps its name, with the commit', () => {
+    assert.equal(revisionLabel('HEAD~1', sha), 'HEAD~1 (c2b85b3)');
+    assert.equal(revisionLabel('origin/main', sha), 'origin/main (c2b85b3)');
+  });
+  it('a short hex name that happens to start the commit id is still a name (a tag "c2" on commit c2b85b3…)', () => {
+    assert.equal(revisionLabel('c2', sha), 'c2 (c2b85b3)');
+    assert.equal(revisionLabel('c2b8', sha), 'c2b8 (c2b85b3)');
+  });
+  it('a commit id (7 to 40 hex digits, any case) reads as its short form', () => {
+    assert.equal(revisionLabel('c2b85b3', sha), 'c2b85b3');
+    assert.equal(revisionLabel(sha.toUpperCase(), sha), 'c2b85b3');
+    assert.equal(revisionLabel('c2b85b4', sha), 'c2b85b4 (c2b85b3)', 'an id of another commit is shown as typed, beside the one it resolved to');
   });
 });
