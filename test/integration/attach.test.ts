@@ -115,7 +115,7 @@ describe('attach to a running process', function () {
     assert.equal(doc.target.pid, app.pid);
     // The ranking in the message: census49 run 1 found `handle` first once (Node 20, 7 files at once), and
     // the bare assertion left nothing to tell a misplaced inlined recursion from a starved window by.
-    const ranking = JSON.stringify(doc.hotspots.slice(0, 6).map((h: any) => `${h.function} own ${h.ownPct} self ${h.selfPct} inlined ${h.inlinedMs} notPlaced ${h.notPlacedMs} ${JSON.stringify(h.notPlacedReasons)}`));
+    const ranking = JSON.stringify(doc.hotspots.slice(0, 6).map((h: any) => ({ function: h.function, ownPct: h.ownPct, selfPct: h.selfPct, inlinedMs: h.inlinedMs, notPlacedMs: h.notPlacedMs, notPlacedReasons: h.notPlacedReasons })));
     assert.equal(doc.hotspots.find((h: any) => h.category === 'user').function, 'fibonacciHot', ranking);
     assert.ok(doc.warnings.some((w: any) => w.code === 'NODE_ENV_NOT_PRODUCTION'));
     // Without --memory the loop monitor runs (the loop's delay) but records no GC pauses (each one recorded
