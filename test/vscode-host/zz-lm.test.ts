@@ -87,6 +87,9 @@ describe('hotpath language-model tools and MCP server', function () {
 
   it('a benchmark task comparison an agent starts goes through the editor: its results on the task lines, one run at a time', async () => {
     // A tinybench file in the workspace (tinybench from the bench-suite fixture), two tasks that differ ~4×.
+    // Five pairs, the fewest the adaptive rule runs: what is tested is the editor's part (the status bar,
+    // the task lines), not the verdict (integration/bench asserts it). Adaptive, a busy shared lane took it
+    // to 20 pairs, 44 s of this suite.
     const dir = path.join(folder(), 'agent-bench');
     const fixture = path.join(ROOT, 'test', 'fixtures', 'npm-apps', 'bench-suite');
     fs.mkdirSync(dir, { recursive: true });
@@ -112,13 +115,14 @@ describe('hotpath language-model tools and MCP server', function () {
     const sub = session.onDidChangeStatus(() => { if (session.status.kind === 'running') titles.push(session.status.title); });
     let result;
     try {
-      result = await host().call('hotpath_bench', { file: 'checksum.bench.js', cwd: 'agent-bench', compare: ['slow', 'fast'], runs: 1, wait: 50 }, { token: new vscode.CancellationTokenSource().token });
+      result = await host().call('hotpath_bench', { file: 'checksum.bench.js', cwd: 'agent-bench', compare: ['slow', 'fast'], pairs: 5, runs: 1, wait: 50 }, { token: new vscode.CancellationTokenSource().token });
       for (let i = 0; i < 10 && result.structured.status === 'running'; i++) result = await host().call('hotpath_status', { runId: result.structured.runId }, { token: new vscode.CancellationTokenSource().token });
     } finally {
       sub.dispose();
     }
     assert.equal(result.structured.status, 'done', result.markdown);
     assert.match(result.markdown, /"fast" against "slow"/, result.markdown);
+    assert.match(result.markdown, /, 5 interleaved pairs\)/, `the agent's pairs reached the run: ${result.markdown}`);
     assert.ok(titles.includes('Compare Benchmark Tasks'), `status bar while it ran: ${JSON.stringify([...new Set(titles)])}`);
     // …and the editor shows its result on the task lines, as "Run Benchmark" does.
     const tasks = session.benchResultsOf(file);

@@ -4,6 +4,7 @@
  * through its run controller so the editor shows the result).
  */
 import * as path from 'node:path';
+import { ErrorCode, HotpathError } from '../common/errors';
 import type { LoadOptionsInput } from '../load/options';
 import type { RunResultAny } from '../report';
 import { baselineNameFromCommand } from '../stats/baselineStore';
@@ -29,7 +30,7 @@ export interface AgentRun {
   timeoutMs?: number;
   compare?: { sides: [SideSpec, SideSpec]; script: boolean; pairs?: number; budgetSeconds?: number };
   startup?: { nodes?: [string, string]; base?: string };
-  bench?: { file: string; tasks?: string[]; compareTasks?: [string, string] };
+  bench?: { file: string; tasks?: string[]; compareTasks?: [string, string]; pairs?: number };
   leak?: { rungRequests?: number; idleSeconds?: number };
 }
 
@@ -94,6 +95,7 @@ function sidesOf(a: RunArguments): [SideSpec, SideSpec] {
 export function agentRunOf(tool: ToolName, a: RunArguments, cwd: string): AgentRun {
   const base = KIND[tool]!;
   const kind: AgentRunKind = base === 'profile' && a.script ? 'script' : base;
+  if (kind === 'bench' && a.pairs !== undefined && !a.compare) throw new HotpathError(ErrorCode.InvalidOption, '`pairs` counts the pairs of a task comparison: give `compare: [A, B]` with it, or leave `pairs` out (`runs` sets how many processes run the file).');
   const command = a.command ?? [];
   return {
     tool, kind, command, cwd, env: a.env ?? {}, load: loadOf(a),
@@ -104,7 +106,7 @@ export function agentRunOf(tool: ToolName, a: RunArguments, cwd: string): AgentR
     ...(a.timeout !== undefined ? { timeoutMs: a.timeout * 1000 } : {}),
     ...(kind === 'compare' ? { compare: { sides: sidesOf(a), script: Boolean(a.script), ...(a.pairs !== undefined ? { pairs: a.pairs } : {}), ...(a.budget !== undefined ? { budgetSeconds: a.budget } : {}) } } : {}),
     ...(kind === 'startup' && (a.node || a.base) ? { startup: { ...(a.node ? { nodes: [a.node[0], a.node[1]] as [string, string] } : {}), ...(a.base ? { base: a.base } : {}) } } : {}),
-    ...(kind === 'bench' ? { bench: { file: path.resolve(cwd, a.file!), ...(a.tasks ? { tasks: a.tasks } : {}), ...(a.compare ? { compareTasks: [a.compare[0], a.compare[1]] as [string, string] } : {}) } } : {}),
+    ...(kind === 'bench' ? { bench: { file: path.resolve(cwd, a.file!), ...(a.tasks ? { tasks: a.tasks } : {}), ...(a.compare ? { compareTasks: [a.compare[0], a.compare[1]] as [string, string] } : {}), ...(a.compare && a.pairs !== undefined ? { pairs: a.pairs } : {}) } } : {}),
     ...(kind === 'leak' && (a.rung !== undefined || a.idle !== undefined) ? { leak: { ...(a.rung !== undefined ? { rungRequests: a.rung } : {}), ...(a.idle !== undefined ? { idleSeconds: a.idle } : {}) } } : {}),
   };
 }
@@ -168,7 +170,7 @@ export async function runOnCore(run: AgentRun, deps: WorkflowDeps): Promise<RunR
     case 'bench': {
       const { runBench } = await import('../workflow/bench');
       const b = run.bench!;
-      return runBench({ file: b.file, cwd: run.cwd, node: process.execPath, env: run.env, ...(run.runs !== undefined ? { runs: run.runs } : {}), ...(b.tasks ? { tasks: b.tasks } : {}), ...(b.compareTasks ? { compareTasks: b.compareTasks } : {}) }, deps);
+      return runBench({ file: b.file, cwd: run.cwd, node: process.execPath, env: run.env, ...(run.runs !== undefined ? { runs: run.runs } : {}), ...(b.tasks ? { tasks: b.tasks } : {}), ...(b.compareTasks ? { compareTasks: b.compareTasks } : {}), ...(b.pairs !== undefined ? { pairs: b.pairs } : {}) }, deps);
     }
   }
 }

@@ -141,7 +141,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'hotpath_bench', title: 'Run a benchmark file',
     userDescription: 'A tinybench or node:bench file in fresh processes, with V8\'s view and expert warnings.',
     description: 'Runs a benchmark file (tinybench, or node:bench on Node 26.9+) in `runs` fresh processes (default 5): per task ops/s, mean and p99 time per operation with 95% intervals across processes, V8\'s tier and deopts of each task, and warnings (optimized away, deoptimized while measured, unstable). `compare: [A, B]` runs tasks A and B interleaved and says whether B is faster. Answers within 50 s or with a runId.',
-    inputSchema: object({ file: str('The benchmark file (absolute, or relative to `cwd`, which defaults to the workspace root).', { minLength: 1 }), cwd, wait, runs: num('Fresh processes (default 5).', 1, 50, true), tasks: strings('Only these tasks.'), compare: strings('Two task names: is the second faster than the first?', { minItems: 2, maxItems: 2 }) }, ['file']),
+    inputSchema: object({ file: str('The benchmark file (absolute, or relative to `cwd`, which defaults to the workspace root).', { minLength: 1 }), cwd, wait, runs: num('Fresh processes (default 5).', 1, 50, true), tasks: strings('Only these tasks.'), compare: strings('Two task names: is the second faster than the first?', { minItems: 2, maxItems: 2 }), pairs: num('With `compare`: exactly this many interleaved process pairs (default: adaptive, 5 to 20, until the ratio is known to ±3%).', 2, 20, true) }, ['file']),
     startsProcesses: true,
   },
   {

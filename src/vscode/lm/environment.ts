@@ -49,7 +49,7 @@ export function runRequestOf(run: AgentRun): RunRequest {
     }
     case 'bench': {
       const b = run.bench!;
-      return { kind: 'bench', file: b.file, cwd: run.cwd, runs: run.runs ?? vscode.workspace.getConfiguration('hotpath.bench', vscode.Uri.file(run.cwd)).get<number>('runs') ?? 5, ...(b.tasks ? { tasks: b.tasks } : {}), ...(b.compareTasks ? { compareTasks: b.compareTasks } : {}) };
+      return { kind: 'bench', file: b.file, cwd: run.cwd, runs: run.runs ?? vscode.workspace.getConfiguration('hotpath.bench', vscode.Uri.file(run.cwd)).get<number>('runs') ?? 5, ...(b.tasks ? { tasks: b.tasks } : {}), ...(b.compareTasks ? { compareTasks: b.compareTasks } : {}), ...(b.pairs !== undefined ? { pairs: b.pairs } : {}) };
     }
   }
 }

@@ -68,7 +68,7 @@ export async function executeRun(request: RunRequest, deps: WorkflowDeps): Promi
       return measureStartup({ command: t.command, cwd: t.cwd, env: t.env, profileRuns: request.profileRuns, ...(request.runs ? { runs: request.runs } : {}), name: profileName(t.name), limit: 50 }, deps);
     }
     case 'bench':
-      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks, ...(request.compareTasks ? { compareTasks: request.compareTasks } : {}) }, deps);
+      return runBench({ file: request.file, cwd: request.cwd, runs: request.runs, tasks: request.tasks, ...(request.compareTasks ? { compareTasks: request.compareTasks } : {}), ...(request.pairs !== undefined ? { pairs: request.pairs } : {}) }, deps);
     case 'attach':
       return profileAttached({ attach: request.attach, load: request.settings.load, cwd: request.cwd, samplingIntervalMicros: request.settings.samplingIntervalMicros, name: 'attached', limit: 50 }, deps);
   }

@@ -130,7 +130,7 @@ export class RunController implements vscode.Disposable {
 
 function describe(request: RunRequest): string {
   if (request.kind === 'attach') return request.describe;
-  if (request.kind === 'bench') return `${request.file} (${request.runs} processes${request.compareTasks ? `; "${request.compareTasks[1]}" against "${request.compareTasks[0]}", interleaved` : ''})`;
+  if (request.kind === 'bench') return `${request.file} (${request.runs} processes${request.compareTasks ? `; "${request.compareTasks[1]}" against "${request.compareTasks[0]}", interleaved${request.pairs ? `, ${request.pairs} pairs` : ''}` : ''})`;
   const env = Object.entries(request.target.env).map(([k, v]) => `${k}=${v} `).join('');
   return `${env}${request.target.command.join(' ')} (cwd ${request.target.cwd})`;
 }

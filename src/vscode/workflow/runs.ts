@@ -35,7 +35,7 @@ export type RunRequest =
   | { kind: 'attach'; attach: AttachSpec; cwd: string; settings: RunSettings; describe: string }
   | CompareRunRequest
   | { kind: 'startup'; target: TargetSpec; settings: RunSettings; profileRuns: number; /** Timed starts; undefined: adaptive. */ runs?: number; variants?: StartupVariants }
-  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[]; compareTasks?: [string, string] };
+  | { kind: 'bench'; file: string; cwd: string; runs: number; tasks?: string[]; compareTasks?: [string, string]; pairs?: number };
 
 /** A startup comparison instead of a startup profile: two Node versions, or a git revision against the working tree. */
 export interface StartupVariants {

@@ -100,6 +100,21 @@ describe('agents: the tool host', () => {
     assert.ok(!read.isError, read.markdown);
   });
 
+  it('hotpath_bench: `pairs` reaches a task comparison; without `compare` it is refused, saying what it needs', async () => {
+    fs.writeFileSync(path.join(root, 'app', 'x.bench.js'), '');
+    const fake = fakeEnvironment(root);
+    const host = new ToolHost(fake.env);
+    const call = host.call('hotpath_bench', { file: 'x.bench.js', cwd: 'app', compare: ['slow', 'fast'], pairs: 5, wait: 0 }, ctx);
+    await call;
+    assert.deepEqual(fake.started.map((r) => r.bench), [{ file: path.join(root, 'app', 'x.bench.js'), compareTasks: ['slow', 'fast'], pairs: 5 }]);
+    await host.stopAll();
+    const alone = await new ToolHost(fakeEnvironment(root).env).call('hotpath_bench', { file: 'x.bench.js', cwd: 'app', pairs: 5 }, ctx);
+    assert.equal(alone.isError, true);
+    assert.match(alone.markdown, /`pairs` counts the pairs of a task comparison: give `compare: \[A, B\]`/);
+    const tooMany = validateArguments(toolNamed('hotpath_bench')!.inputSchema, { file: 'x.bench.js', compare: ['a', 'b'], pairs: 21 });
+    assert.ok(!tooMany.ok && /`pairs` must be an integer from 2 to 20/.test(tooMany.message), JSON.stringify(tooMany));
+  });
+
   it('arguments: unknown ones and wrong types are refused, naming what is valid', () => {
     const profile = toolNamed('hotpath_profile')!.inputSchema;
     const unknown = validateArguments(profile, { command: ['node'], duraton: 5 });
