@@ -148,7 +148,7 @@ for (const [major, label] of NODE_MATRIX) {
       if (!h?.v8) {
         const why = `renderInvoice without V8 signals: ${JSON.stringify(h ?? doc.hotspots.map((x: any) => x.function))}; tiersRead ${doc.v8.tiersRead}; limitation: ${doc.v8.limitation}`;
         console.log(`      # ${why}`);
-        assert.match(doc.v8.limitation ?? '', /end-of-run tiers could not be read/, why);
+        assert.match(doc.v8.limitation ?? '', /end-of-run tiers(?: and protector cells)? could not be read/, why);
       } else {
         assert.equal(h.v8.tier, 'Ignition', JSON.stringify(h.v8));
         assert.equal(h.v8.notOptimized.cause, 'disabled');
@@ -156,9 +156,12 @@ for (const [major, label] of NODE_MATRIX) {
       }
       assert.ok(doc.v8.findings.some((f: any) => f.id === 'V8_OPTIMIZER_OFF'), JSON.stringify(doc.v8.findings));
       assert.equal(doc.checks.find((c: any) => c.id === 'v8-flags').status, 'warn');
+      // The modified built-in is read from V8's protector cells by the same end-of-run query: where that
+      // query failed (census50, Node 26: "Cannot find context with specified id"), the product must say the
+      // cells were not read — before, it reported nothing and the test asserted the finding regardless.
       const proto = doc.v8.findings.find((f: any) => f.id === 'V8_PROTECTOR_NO_ELEMENTS');
-      assert.ok(proto, `Object.setPrototypeOf(Array.prototype, …) is reported: ${JSON.stringify(doc.v8.findings)}`);
-      assert.match(proto.text, /fast paths/);
+      if (proto) assert.match(proto.text, /fast paths/);
+      else assert.match(doc.v8.limitation ?? '', /protector cells could not be read/, `Object.setPrototypeOf(Array.prototype, …) is reported, or the limitation says the check could not run: ${JSON.stringify(doc.v8.findings)}; limitation: ${doc.v8.limitation}`);
       assert.deepEqual(await waitForNoProcesses(tag), []);
     });
 

@@ -54,6 +54,8 @@ interface Described {
 interface ProfileNodeLike { callFrame?: { functionName?: string; scriptId?: string; url?: string; lineNumber?: number; columnNumber?: number } }
 
 const OBJECT_GROUP = 'hotpath-v8';
+/** What an unread protector cell hides: the limitation says it. */
+const UNREPORTED_BUILTINS = 'so a modified built-in (Array.prototype, species, iterators) would not be reported';
 
 async function evaluate<T>(session: CdpSession, expression: string): Promise<T> {
   const r = await session.send<{ result?: { value?: unknown }; exceptionDetails?: { text?: string; exception?: { description?: string } } }>(
@@ -262,6 +264,10 @@ export class V8Collector {
     const profileFunctions = profileFunctionsOf(profile);
     let statuses: FunctionStatus[] = [];
     let scripts: ScriptTable | undefined;
+    // Whether the protector cells were read, or their failure said: a modified built-in is reported only
+    // from them, so a run that could not read them says so rather than reporting none (census50: on a busy
+    // machine the end-of-run query failed with "Cannot find context with specified id" on Node 26).
+    let protectorsSaid = false;
     try {
       if (targetGone) throw new Error('gone');
       await this.stopTracing();
@@ -273,7 +279,9 @@ export class V8Collector {
         if (findings.length) result.collection.findings = findings;
       } catch (err) {
         this.logger.warn(`V8 protector check failed: ${errorMessage(err)}`);
+        this.notes.push(`V8's protector cells could not be read (${errorMessage(err)}), ${UNREPORTED_BUILTINS}`);
       }
+      protectorsSaid = true;
       const trace = this.readTrace();
       scripts = await ScriptTable.load(this.session);
       const files = new Set<string>([
@@ -289,9 +297,9 @@ export class V8Collector {
       result.tiersRead = targetGone ? 'process-exited' : 'failed';
       if (!targetGone) {
         this.logger.warn(`V8 status query failed: ${errorMessage(err)}`);
-        this.notes.push(`the end-of-run tiers could not be read (${errorMessage(err)})`);
+        this.notes.push(`the end-of-run tiers${protectorsSaid ? '' : ' and protector cells'} could not be read (${errorMessage(err)})${protectorsSaid ? '' : `, ${UNREPORTED_BUILTINS}`}`);
       } else {
-        this.notes.push('the process had exited before its tiers could be read, so each tier is the one its last traced (de)optimization left');
+        this.notes.push(`the process had exited before its tiers and protector cells could be read, so each tier is the one its last traced (de)optimization left, ${UNREPORTED_BUILTINS}`);
       }
       result.functions = this.build(this.readTrace(), [], profileFunctions, scripts);
     } finally {
