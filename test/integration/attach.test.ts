@@ -105,9 +105,17 @@ describe('attach to a running process', function () {
   });
 
   it('`hotpath profile --attach PID` profiles under load, leaves the process running and its inspector closed', async () => {
-    // Chance of failing on a correct product: < 1e-6 — with FIB_N=25 fibonacciHot is nearly all of the
-    // app's CPU (was the default 20: the handler's own cost, res.end's write included, could lead on a busy
-    // machine, and did once at load average 20).
+    // Chance of failing on a correct product: < 1e-3 — fibonacciHot (FIB_N=25) is the recursion each request
+    // runs: of the app's own functions it has the most self time (the handler's self is under 1%), and at
+    // least 20% of the recording; the lowest of 218 readings was 37.8% (Node 20: 70 runs beside the
+    // integration files at 7 at a time, 60 at FIB_N 27 likewise, 88 beside 6–10 busy loops), the typical
+    // one 60–85%.
+    // Before, the first user hotspot by own time had to be fibonacciHot; census49 found `handle` first once
+    // (in ~60 runs). Why, measured in those runs: V8 charges the time the main thread spends descheduled
+    // inside writev (the response's write, a system call) to that frame, and the handler's own is its self
+    // plus writev — handle/fibonacciHot own 0.12–0.76 beside the integration files, 0.03–0.08 alone. The
+    // ranking then reports what V8 sampled on a starved machine; that the attached profile is the loaded
+    // app's is what this test asserts.
     const { app, inspectPort, httpPort } = await start();
     const run = await runCli(['profile', '--attach', String(app.pid), '--inspect-port', String(inspectPort), '--port', String(httpPort), '--duration', '2', '--warmup', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
@@ -116,7 +124,9 @@ describe('attach to a running process', function () {
     // The ranking in the message: census49 run 1 found `handle` first once (Node 20, 7 files at once), and
     // the bare assertion left nothing to tell a misplaced inlined recursion from a starved window by.
     const ranking = JSON.stringify(doc.hotspots.slice(0, 6).map((h: any) => ({ function: h.function, ownPct: h.ownPct, selfPct: h.selfPct, inlinedMs: h.inlinedMs, notPlacedMs: h.notPlacedMs, notPlacedReasons: h.notPlacedReasons })));
-    assert.equal(doc.hotspots.find((h: any) => h.category === 'user').function, 'fibonacciHot', ranking);
+    const bySelf = doc.hotspots.filter((h: any) => h.category === 'user').sort((a: any, b: any) => b.selfPct - a.selfPct);
+    assert.equal(bySelf[0]?.function, 'fibonacciHot', ranking);
+    assert.ok(bySelf[0].selfPct > 20, ranking);
     assert.ok(doc.warnings.some((w: any) => w.code === 'NODE_ENV_NOT_PRODUCTION'));
     // Without --memory the loop monitor runs (the loop's delay) but records no GC pauses (each one recorded
     // costs the app): the GC share comes from the CPU profile.
