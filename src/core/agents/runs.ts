@@ -106,7 +106,7 @@ export function agentRunOf(tool: ToolName, a: RunArguments, cwd: string): AgentR
     ...(a.timeout !== undefined ? { timeoutMs: a.timeout * 1000 } : {}),
     ...(kind === 'compare' ? { compare: { sides: sidesOf(a), script: Boolean(a.script), ...(a.pairs !== undefined ? { pairs: a.pairs } : {}), ...(a.budget !== undefined ? { budgetSeconds: a.budget } : {}) } } : {}),
     ...(kind === 'startup' && (a.node || a.base) ? { startup: { ...(a.node ? { nodes: [a.node[0], a.node[1]] as [string, string] } : {}), ...(a.base ? { base: a.base } : {}) } } : {}),
-    ...(kind === 'bench' ? { bench: { file: path.resolve(cwd, a.file!), ...(a.tasks ? { tasks: a.tasks } : {}), ...(a.compare ? { compareTasks: [a.compare[0], a.compare[1]] as [string, string] } : {}), ...(a.compare && a.pairs !== undefined ? { pairs: a.pairs } : {}) } } : {}),
+    ...(kind === 'bench' ? { bench: { file: path.resolve(cwd, a.file!), ...(a.tasks ? { tasks: a.tasks } : {}), ...(a.compare ? { compareTasks: [a.compare[0], a.compare[1]] as [string, string] } : {}), ...(a.pairs !== undefined ? { pairs: a.pairs } : {}) } } : {}),
     ...(kind === 'leak' && (a.rung !== undefined || a.idle !== undefined) ? { leak: { ...(a.rung !== undefined ? { rungRequests: a.rung } : {}), ...(a.idle !== undefined ? { idleSeconds: a.idle } : {}) } } : {}),
   };
 }

@@ -104,8 +104,7 @@ describe('agents: the tool host', () => {
     fs.writeFileSync(path.join(root, 'app', 'x.bench.js'), '');
     const fake = fakeEnvironment(root);
     const host = new ToolHost(fake.env);
-    const call = host.call('hotpath_bench', { file: 'x.bench.js', cwd: 'app', compare: ['slow', 'fast'], pairs: 5, wait: 0 }, ctx);
-    await call;
+    await host.call('hotpath_bench', { file: 'x.bench.js', cwd: 'app', compare: ['slow', 'fast'], pairs: 5, wait: 0 }, ctx);
     assert.deepEqual(fake.started.map((r) => r.bench), [{ file: path.join(root, 'app', 'x.bench.js'), compareTasks: ['slow', 'fast'], pairs: 5 }]);
     await host.stopAll();
     const alone = await new ToolHost(fakeEnvironment(root).env).call('hotpath_bench', { file: 'x.bench.js', cwd: 'app', pairs: 5 }, ctx);
